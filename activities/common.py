@@ -1,0 +1,100 @@
+"""What every tool activity shares: the standard response, caps, and the audit trail."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+from temporalio import activity
+
+from storage.tables import AuditEvent
+from workflows.tool_contracts import (
+    MAX_TOOL_RESULT_CHARS,
+    ProvenanceItem,
+    ToolMetadata,
+    ToolResponse,
+)
+
+
+def args_hash(args: Any) -> str:
+    body = json.dumps(args, sort_keys=True, default=str)
+    return hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
+def cap_results(results: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
+    """Keep whole rows while they fit, so history never carries a giant payload."""
+    kept: list[dict[str, Any]] = []
+    used = 0
+    for row in results:
+        size = len(json.dumps(row, default=str))
+        if used + size > MAX_TOOL_RESULT_CHARS:
+            return kept, True
+        kept.append(row)
+        used += size
+    return kept, False
+
+
+class Auditor:
+    """Writes one AuditEvent per tool call. Losing an audit row never fails a tool."""
+
+    def __init__(self, engine: Engine | None) -> None:
+        self._engine = engine
+
+    def record(self, tool: str, args: Any, count: int, elapsed_ms: int, success: bool) -> None:
+        if self._engine is None:
+            return
+        run_id = None
+        if activity.in_activity():
+            run_id = activity.info().workflow_id
+        try:
+            with Session(self._engine) as session:
+                session.add(
+                    AuditEvent(
+                        run_id=run_id,
+                        tool=tool,
+                        args_hash=args_hash(args),
+                        result_count=count,
+                        elapsed_ms=elapsed_ms,
+                        success=success,
+                    )
+                )
+                session.commit()
+        except Exception:  # noqa: BLE001
+            activity.logger.warning("audit write failed for %s", tool, exc_info=True)
+
+
+def run_tool(
+    auditor: Auditor,
+    tool: str,
+    args: Any,
+    body: Callable[[], tuple[list[dict[str, Any]], list[dict[str, Any]]]],
+    expected: tuple[type[Exception], ...] = (),
+) -> ToolResponse:
+    """Run a tool body returning (results, provenance) and wrap it in a ToolResponse.
+
+    Expected errors (bad SPARQL, unknown UAL) become `success=False` with the
+    message, so the model can adjust; anything else propagates and Temporal retries.
+    """
+    start = time.perf_counter()
+    try:
+        results, provenance = body()
+    except expected as exc:
+        elapsed = int((time.perf_counter() - start) * 1000)
+        auditor.record(tool, args, 0, elapsed, False)
+        return ToolResponse(
+            success=False, error=str(exc), metadata=ToolMetadata(elapsed_ms=elapsed)
+        )
+    elapsed = int((time.perf_counter() - start) * 1000)
+    kept, truncated = cap_results(results)
+    auditor.record(tool, args, len(results), elapsed, True)
+    return ToolResponse(
+        success=True,
+        results=kept,
+        provenance=[ProvenanceItem(**item) for item in provenance[:50]],
+        metadata=ToolMetadata(elapsed_ms=elapsed, truncated=truncated, count=len(results)),
+    )

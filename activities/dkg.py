@@ -1,0 +1,186 @@
+"""DKG tools as activities: get, sparql, metadata, related, duplicates, publish.
+
+One `Dkg` interface, chosen by config: the embedded pyoxigraph node by default.
+Each read tool answers with the standard ToolResponse; publishing is only ever
+called by the workflow after a reviewer approved the candidate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from typing import Any, Protocol
+
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+from temporalio import activity
+from temporalio.exceptions import ApplicationError
+
+from activities.common import Auditor, run_tool
+from storage.tables import PublishRecord
+from workflows.tool_contracts import (
+    FindDuplicatesArgs,
+    FindRelatedArgs,
+    MetadataArgs,
+    PublishArgs,
+    PublishResult,
+    SparqlArgs,
+    ToolResponse,
+    UalArgs,
+)
+
+PUBLISHER_ADDRESS = "0x7e1a5b2c9d04f3e8a6b1c2d3e4f5a6b7c8d9e0f1"
+
+
+class Dkg(Protocol):
+    """What the miner needs from a DKG node, embedded or remote."""
+
+    def get_asset(self, ual: str) -> dict[str, Any] | None: ...
+    def query(self, sparql: str, *, row_limit: int = 500, timeout_s: float = 5.0) -> Any: ...
+    def get_metadata(self, ual: str) -> Any: ...
+    def publish(self, asset: dict[str, Any], **kwargs: Any) -> Any: ...
+    def find_related(self, text: str, *, limit: int = 10) -> list[Any]: ...
+    def find_duplicates(self, asset: dict[str, Any]) -> list[Any]: ...
+    def gazetteer(self) -> list[tuple[str, str, str]]: ...
+
+
+def content_hash(asset: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(asset, sort_keys=True).encode()).hexdigest()
+
+
+def _dump(obj: Any) -> dict[str, Any]:
+    if hasattr(obj, "model_dump"):
+        return obj.model_dump()
+    if hasattr(obj, "__dataclass_fields__"):
+        from dataclasses import asdict
+
+        return asdict(obj)
+    return dict(obj)
+
+
+class DkgActivities:
+    def __init__(self, dkg: Dkg, engine: Engine | None, dkg_errors: tuple[type[Exception], ...]):
+        self._dkg = dkg
+        self._engine = engine
+        self._audit = Auditor(engine)
+        self._errors = dkg_errors
+
+    @activity.defn(name="dkg_get_asset")
+    async def dkg_get_asset(self, args: UalArgs) -> ToolResponse:
+        def body() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+            asset = self._dkg.get_asset(args.ual)
+            if asset is None:
+                raise LookupError(f"no Knowledge Asset with UAL {args.ual}")
+            return [{"ual": args.ual, "asset": asset}], [{"source": args.ual}]
+
+        return await asyncio.to_thread(
+            run_tool,
+            self._audit,
+            "dkg_get_asset",
+            args.model_dump(),
+            body,
+            (*self._errors, LookupError),
+        )
+
+    @activity.defn(name="dkg_sparql")
+    async def dkg_sparql(self, args: SparqlArgs) -> ToolResponse:
+        def body() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+            result = self._dkg.query(args.query, row_limit=args.limit)
+            rows = list(result.rows)
+            if result.boolean is not None:
+                rows = [{"boolean": result.boolean}]
+            if result.truncated:
+                rows.append({"truncated": True, "rowLimit": args.limit})
+            return rows, []
+
+        return await asyncio.to_thread(
+            run_tool, self._audit, "dkg_sparql", args.model_dump(), body, self._errors
+        )
+
+    @activity.defn(name="dkg_get_asset_metadata")
+    async def dkg_get_asset_metadata(self, args: MetadataArgs) -> ToolResponse:
+        uals = list(dict.fromkeys(([args.ual] if args.ual else []) + args.uals))
+
+        def body() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+            rows = []
+            for ual in uals:
+                meta = self._dkg.get_metadata(ual)
+                rows.append(_dump(meta) if meta is not None else {"ual": ual, "missing": True})
+            return rows, [{"source": ual} for ual in uals]
+
+        return await asyncio.to_thread(
+            run_tool, self._audit, "dkg_get_asset_metadata", args.model_dump(), body, self._errors
+        )
+
+    @activity.defn(name="dkg_find_related_assets")
+    async def dkg_find_related_assets(self, args: FindRelatedArgs) -> ToolResponse:
+        def body() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+            found = [_dump(r) for r in self._dkg.find_related(args.text, limit=args.limit)]
+            return found, [{"source": r["ual"]} for r in found]
+
+        return await asyncio.to_thread(
+            run_tool, self._audit, "dkg_find_related_assets", args.model_dump(), body, self._errors
+        )
+
+    @activity.defn(name="dkg_find_duplicates")
+    async def dkg_find_duplicates(self, args: FindDuplicatesArgs) -> ToolResponse:
+        def body() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+            rows = []
+            for asset in args.assets:
+                matches = [_dump(m) for m in self._dkg.find_duplicates(asset)]
+                rows.append(
+                    {"candidate": asset.get("@id") or asset.get("name"), "matches": matches}
+                )
+            return rows, []
+
+        return await asyncio.to_thread(
+            run_tool, self._audit, "dkg_find_duplicates", args.model_dump(), body, self._errors
+        )
+
+    @activity.defn(name="dkg_publish_asset")
+    async def dkg_publish_asset(self, args: PublishArgs) -> PublishResult:
+        """Publish one approved candidate exactly once.
+
+        A PublishRecord per (run, candidate) answers retries with the first UAL;
+        the store itself is idempotent per content hash, so a crash between the
+        mint and the record still yields one asset.
+        """
+        return await asyncio.to_thread(self._publish, args)
+
+    def _publish(self, args: PublishArgs) -> PublishResult:
+        digest = content_hash(args.asset)
+        if self._engine is not None:
+            with Session(self._engine) as session:
+                done = session.exec(
+                    select(PublishRecord).where(
+                        PublishRecord.run_id == args.runId,
+                        PublishRecord.candidate_id == args.candidateId,
+                    )
+                ).first()
+                if done is not None:
+                    return PublishResult(candidateId=args.candidateId, ual=done.ual, created=False)
+        try:
+            outcome = self._dkg.publish(
+                args.asset, publisher=PUBLISHER_ADDRESS, stake_amount=0.0, domain=args.domain
+            )
+        except self._errors as exc:
+            raise ApplicationError(
+                f"DKG refused the asset: {exc}", type="DkgPublishRefused", non_retryable=True
+            ) from exc
+        if self._engine is not None:
+            with Session(self._engine) as session:
+                session.add(
+                    PublishRecord(
+                        run_id=args.runId,
+                        candidate_id=args.candidateId,
+                        ual=outcome.ual,
+                        content_hash=digest,
+                    )
+                )
+                try:
+                    session.commit()
+                except IntegrityError:
+                    session.rollback()
+        return PublishResult(candidateId=args.candidateId, ual=outcome.ual, created=outcome.created)

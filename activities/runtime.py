@@ -1,0 +1,16 @@
+"""Tells the workflow which model and backends this worker runs (recorded in history)."""
+
+from __future__ import annotations
+
+from temporalio import activity
+
+from workflows.contracts import RuntimeConfig
+
+
+class RuntimeActivities:
+    def __init__(self, config: RuntimeConfig) -> None:
+        self._config = config
+
+    @activity.defn(name="get_runtime_config")
+    async def get_runtime_config(self) -> RuntimeConfig:
+        return self._config

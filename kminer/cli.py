@@ -1,0 +1,262 @@
+"""`kminer`: up, demo, mine, review, worker, dkg. Bad input → exit 2 and one line."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import signal
+import sys
+import warnings
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from kminer.config import Settings, load_settings
+
+warnings.filterwarnings("ignore", message=".*allowed_objects.*")
+
+
+class UsageError(Exception):
+    """A user mistake: printed as one line, exit code 2."""
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    return load_settings(getattr(args, "data_dir", None))
+
+
+async def _wait_for_stop() -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+
+
+async def cmd_up(args: argparse.Namespace) -> int:
+    from kminer.stack import embedded_stack
+
+    settings = _settings(args)
+    async with embedded_stack(settings, api_port=args.port) as stack:
+        print(f"Temporal  {stack.temporal_address}", flush=True)
+        print(f"API       {stack.api_url}  (healthz: {stack.api_url}/healthz)", flush=True)
+        print(f"data dir  {settings.data_dir}  — Ctrl-C to stop", flush=True)
+        await _wait_for_stop()
+    return 0
+
+
+async def cmd_worker(args: argparse.Namespace) -> int:
+    from kminer.stack import read_stack_file
+    from kminer.worker import build_worker, connect, open_services
+
+    settings = _settings(args)
+    address = args.address or settings.temporal_address
+    if not address:
+        running = read_stack_file(settings)
+        address = running["temporal"] if running else None
+    if not address:
+        raise UsageError(
+            "no Temporal address: pass --address, set TEMPORAL_ADDRESS or run kminer up"
+        )
+    services = open_services(settings)
+    try:
+        client = await connect(settings, address)
+        worker = build_worker(client, settings, services)
+        print(f"worker polling {settings.task_queue} on {address}", flush=True)
+        async with worker:
+            await _wait_for_stop()
+    finally:
+        services.close()
+    return 0
+
+
+def _request(args: argparse.Namespace):  # noqa: ANN202
+    from workflows.contracts import MiningRequest
+
+    try:
+        return MiningRequest(
+            query=args.query,
+            domainTags=args.tag or [],
+            maxIterations=args.max_iterations,
+            review="auto" if args.auto_approve else "required",
+        )
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise UsageError(first["msg"].removeprefix("Value error, ")) from None
+
+
+async def cmd_mine(args: argparse.Namespace) -> int:
+    from kminer.runs import follow, start_run
+    from kminer.stack import embedded_stack, read_stack_file
+    from kminer.worker import connect
+
+    request = _request(args)
+    settings = _settings(args)
+    out = sys.stderr if args.json else sys.stdout
+    running = read_stack_file(settings)
+    if running:
+        client = await connect(settings, running["temporal"])
+        handle = await start_run(client, settings.task_queue, request)
+        print(f"run {handle.id} (thread {request.threadId})", file=out, flush=True)
+        result = await follow(handle, out=out)
+    else:
+        async with embedded_stack(settings, with_api=False) as stack:
+            handle = await start_run(stack.client, settings.task_queue, request)
+            print(f"run {handle.id} (thread {request.threadId})", file=out, flush=True)
+            result = await follow(handle, out=out)
+    if args.json:
+        print(result.model_dump_json(indent=2))
+    else:
+        print(f"\n{result.summary}\n\n{result.synthesizedReport}")
+        for item in result.publishedAssets:
+            print(f"published {item.candidateId} -> {item.ual}")
+    return 0
+
+
+async def cmd_review(args: argparse.Namespace) -> int:
+    from temporalio.client import WorkflowUpdateFailedError
+
+    from kminer.stack import read_stack_file
+    from kminer.worker import connect
+    from workflows.contracts import Decision
+    from workflows.mining import MiningWorkflow
+
+    settings = _settings(args)
+    running = read_stack_file(settings)
+    address = settings.temporal_address or (running["temporal"] if running else None)
+    if not address:
+        raise UsageError("no running stack for this data dir; start one with kminer up")
+    handle = (await connect(settings, address)).get_workflow_handle(args.run_id)
+    decisions = [Decision(candidateId=c, action="approve") for c in args.approve or []]
+    decisions += [
+        Decision(candidateId=c, action="reject", reason=args.reason) for c in args.reject or []
+    ]
+    for cid, path in args.edit or []:
+        try:
+            asset = json.loads(Path(path).read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise UsageError(f"cannot read edited asset {path}: {exc}") from None
+        decisions.append(Decision(candidateId=cid, action="edit", asset=asset))
+    if not decisions:
+        ws = await handle.query(MiningWorkflow.workspace)
+        print(ws.model_dump_json(indent=2, include={"phase", "pendingApprovals", "candidates"}))
+        return 0
+    try:
+        results = await handle.execute_update(MiningWorkflow.decide, decisions)
+    except WorkflowUpdateFailedError as exc:
+        raise UsageError(f"decision refused: {getattr(exc.cause, 'message', exc.cause)}") from None
+    for r in results:
+        print(f"{r.candidateId}: {r.status} (confidence {r.confidence})")
+    return 0
+
+
+async def cmd_demo(args: argparse.Namespace) -> int:
+    from kminer.demo import run_demo
+
+    return await run_demo(_settings(args))
+
+
+def _dkg_print(value: object) -> None:
+    print(json.dumps(value, indent=2, default=str))
+
+
+async def cmd_dkg(args: argparse.Namespace) -> int:
+    from kminer.stack import read_stack_file
+    from storage.dkg_store import DkgError, EmbeddedDkg
+
+    settings = _settings(args)
+    if read_stack_file(settings):
+        raise UsageError("a kminer stack holds this DKG store; use its API (/api/dkg/...)")
+    dkg = EmbeddedDkg(settings.dkg_dir)
+    try:
+        dkg.ensure_seeded(settings.seed_dir)
+        if args.dkg_command == "query":
+            result = dkg.query(args.sparql, row_limit=args.limit)
+            _dkg_print(
+                {"rows": result.rows, "boolean": result.boolean, "truncated": result.truncated}
+            )
+        elif args.dkg_command == "get":
+            asset = dkg.get_asset(args.ual)
+            if asset is None:
+                raise UsageError(f"no Knowledge Asset {args.ual}")
+            meta = dkg.get_metadata(args.ual)
+            _dkg_print({"asset": asset, "metadata": meta.model_dump() if meta else None})
+        else:
+            path = Path(args.path)
+            if not path.exists():
+                raise UsageError(f"no such file or directory: {path}")
+            count = dkg.load_seed_dir(path) if path.is_dir() else dkg.load_jsonld_file(path)
+            print(f"loaded {count} assets; store holds {dkg.count_assets()}")
+    except DkgError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        dkg.close()
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="kminer", description="Durable knowledge mining on Temporal")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def with_data_dir(sp: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        sp.add_argument("--data-dir", help="state directory (default $KM_DATA_DIR or ./.kminer)")
+        return sp
+
+    up = with_data_dir(sub.add_parser("up", help="start Temporal, a worker and the API"))
+    up.add_argument("--port", type=int, default=8000, help="API port (default 8000)")
+    with_data_dir(sub.add_parser("demo", help="mine, review and publish on the demo data"))
+    mine = with_data_dir(sub.add_parser("mine", help="run one mining question"))
+    mine.add_argument("query")
+    mine.add_argument("--tag", action="append", help="domain tag (repeatable)")
+    mine.add_argument("--max-iterations", type=int, default=4)
+    mine.add_argument("--auto-approve", action="store_true", help="publish what validation accepts")
+    mine.add_argument("--json", action="store_true", help="print only the response JSON")
+    review = with_data_dir(sub.add_parser("review", help="show or decide a run's candidates"))
+    review.add_argument("run_id")
+    review.add_argument("--approve", action="append", metavar="ID")
+    review.add_argument("--reject", action="append", metavar="ID")
+    review.add_argument("--edit", action="append", nargs=2, metavar=("ID", "FILE"))
+    review.add_argument("--reason", default="rejected by reviewer")
+    worker = with_data_dir(sub.add_parser("worker", help="run a worker only"))
+    worker.add_argument("--address", help="Temporal host:port")
+    dkg = with_data_dir(sub.add_parser("dkg", help="query the embedded DKG"))
+    dsub = dkg.add_subparsers(dest="dkg_command", required=True)
+    q = dsub.add_parser("query")
+    q.add_argument("sparql")
+    q.add_argument("--limit", type=int, default=100)
+    dsub.add_parser("get").add_argument("ual")
+    dsub.add_parser("load").add_argument("path")
+    return p
+
+
+COMMANDS = {
+    "up": cmd_up,
+    "demo": cmd_demo,
+    "mine": cmd_mine,
+    "review": cmd_review,
+    "worker": cmd_worker,
+    "dkg": cmd_dkg,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return asyncio.run(COMMANDS[args.command](args))
+    except UsageError as exc:
+        print(f"kminer: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # noqa: BLE001  (one line, not a stack trace)
+        from kminer.stack import StackError
+
+        if isinstance(exc, StackError):
+            print(f"kminer: {exc}", file=sys.stderr)
+            return 2
+        print(f"kminer: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

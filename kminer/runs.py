@@ -1,0 +1,77 @@
+"""Start a run and follow it live from a terminal: phases and todos as they change."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import uuid
+from typing import TextIO
+
+from temporalio.client import Client, WorkflowHandle
+
+from workflows.contracts import KnowledgeMinerResponse, MiningRequest, Phase, Workspace
+from workflows.mining import MiningWorkflow
+
+POLL_SECONDS = 0.3
+TERMINAL = {Phase.COMPLETED, Phase.FAILED, Phase.CANCELED}
+
+
+def new_run_id() -> str:
+    return f"mine-{uuid.uuid4().hex[:12]}"
+
+
+async def start_run(
+    client: Client, task_queue: str, request: MiningRequest, run_id: str | None = None
+) -> WorkflowHandle:
+    return await client.start_workflow(
+        MiningWorkflow.run, request, id=run_id or new_run_id(), task_queue=task_queue
+    )
+
+
+class Progress:
+    """Prints only what changed since the last look."""
+
+    def __init__(self, out: TextIO) -> None:
+        self._out = out
+        self._phase: Phase | None = None
+        self._todos: set[tuple[str, str, str]] = set()
+        self._pending: tuple[str, ...] = ()
+
+    def show(self, ws: Workspace) -> None:
+        if ws.phase != self._phase:
+            self._phase = ws.phase
+            print(f"[{ws.phase.value}]", file=self._out, flush=True)
+        for todo in ws.todos:
+            key = (todo.agent, todo.content, todo.status)
+            if key not in self._todos:
+                self._todos.add(key)
+                mark = {"completed": "✓", "in_progress": "⧗"}.get(todo.status, "·")
+                print(f"  {mark} {todo.agent}: {todo.content}", file=self._out, flush=True)
+        pending = tuple(ws.pendingApprovals)
+        if pending and pending != self._pending:
+            print(f"  awaiting review of {len(pending)} candidates:", file=self._out)
+            for c in ws.candidates:
+                if c.id in pending:
+                    conf = (c.asset.get("trustSignals") or {}).get("confidence")
+                    verdict = "accept" if c.accepted else "reject"
+                    print(f"    {c.id} {conf} {verdict}: {c.asset.get('name')}", file=self._out)
+            print(
+                f"  decide with: kminer review {ws.runId} --approve ID | --reject ID",
+                file=self._out,
+                flush=True,
+            )
+        self._pending = pending
+
+
+async def follow(handle: WorkflowHandle, out: TextIO = sys.stderr) -> KnowledgeMinerResponse:
+    progress = Progress(out)
+    result_task = asyncio.ensure_future(handle.result())
+    while not result_task.done():
+        try:
+            progress.show(await handle.query(MiningWorkflow.workspace))
+        except Exception:  # noqa: BLE001  (a query can race the run's first task)
+            pass
+        await asyncio.wait([result_task], timeout=POLL_SECONDS)
+    result = result_task.result()
+    progress.show(await handle.query(MiningWorkflow.workspace))
+    return result

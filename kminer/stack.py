@@ -1,0 +1,95 @@
+"""The embedded stack: Temporal dev server + worker + API, up together, down together."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import uvicorn
+from temporalio.client import Client
+
+from api.app import create_app
+from kminer.config import Settings
+from kminer.devserver import LOOPBACK, DevServer, free_port, wait_for_port
+from kminer.worker import Services, build_worker, connect, open_services
+
+
+class StackError(RuntimeError):
+    pass
+
+
+@dataclass
+class Stack:
+    client: Client
+    services: Services
+    temporal_address: str
+    api_url: str | None
+
+
+def read_stack_file(settings: Settings) -> dict[str, Any] | None:
+    """The addresses of a `kminer up` running for this data dir, if it is alive."""
+    try:
+        info = json.loads(settings.stack_file.read_text())
+        os.kill(int(info["pid"]), 0)
+    except (OSError, ValueError, KeyError):
+        return None
+    return info
+
+
+@contextlib.asynccontextmanager
+async def embedded_stack(
+    settings: Settings, api_port: int | None = None, with_api: bool = True
+) -> AsyncIterator[Stack]:
+    running = read_stack_file(settings)
+    if running:
+        raise StackError(
+            f"a kminer stack (pid {running['pid']}) already runs for {settings.data_dir}; "
+            "stop it or use another --data-dir"
+        )
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    server: DevServer | None = None
+    address = settings.temporal_address
+    if not address:
+        server = DevServer(
+            db_file=settings.data_dir / "temporal.db",
+            log_file=settings.data_dir / "temporal.log",
+        )
+        await asyncio.to_thread(server.start)
+        address = server.address
+    services: Services | None = None
+    try:
+        services = await asyncio.to_thread(open_services, settings)
+        client = await connect(settings, address)
+        worker = build_worker(client, settings, services)
+        async with worker:
+            api_url = None
+            api_task = None
+            api_server = None
+            if with_api:
+                port = api_port or free_port()
+                app = create_app(client, settings.task_queue, services)
+                config = uvicorn.Config(app, host=LOOPBACK, port=port, log_level="warning")
+                api_server = uvicorn.Server(config)
+                api_task = asyncio.create_task(api_server.serve())
+                await asyncio.to_thread(wait_for_port, port, 30.0)
+                api_url = f"http://{LOOPBACK}:{port}"
+            settings.stack_file.write_text(
+                json.dumps({"pid": os.getpid(), "temporal": address, "api": api_url})
+            )
+            try:
+                yield Stack(client, services, address, api_url)
+            finally:
+                settings.stack_file.unlink(missing_ok=True)
+                if api_server is not None and api_task is not None:
+                    api_server.should_exit = True
+                    await api_task
+    finally:
+        if services is not None:
+            services.close()
+        if server is not None:
+            await asyncio.to_thread(server.stop)

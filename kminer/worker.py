@@ -1,0 +1,102 @@
+"""Worker bootstrap: build the activities' dependencies from settings and poll."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+from storage.corpus_index import CorpusIndex
+from temporalio.client import Client
+from temporalio.worker import Worker
+
+from activities.agents.models import build_model_provider
+from activities.common import Auditor
+from activities.dkg import DkgActivities
+from activities.enrichment import propose_knowledge_assets
+from activities.memory import MemoryActivities
+from activities.runtime import RuntimeActivities
+from activities.search import CorpusSearch, SearchActivities, TavilySearch
+from activities.validation import ValidationActivities
+from kminer.config import Settings
+from storage.db import make_engine
+from storage.dkg_store import DkgError, EmbeddedDkg
+from storage.memory_repo import MemoryRepository
+from workflows.contracts import RuntimeConfig
+from workflows.mining import MiningWorkflow
+
+# temporalio-deepagents' serde warns on every message it loads; only that one is noise.
+warnings.filterwarnings("ignore", message=".*allowed_objects.*")
+warnings.filterwarnings("ignore", message="The function `load` is in beta")
+
+
+def deepagents_plugin(settings: Settings) -> Any:
+    from temporalio.deepagents import DeepAgentsPlugin
+
+    return DeepAgentsPlugin(model_provider=build_model_provider(settings.openai_base_url))
+
+
+@dataclass
+class Services:
+    """The long-lived things activities share inside one worker process."""
+
+    dkg: EmbeddedDkg
+    engine: Any
+    search: Any
+
+    def close(self) -> None:
+        self.dkg.close()
+        self.engine.dispose()
+
+
+def open_services(settings: Settings) -> Services:
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    engine = make_engine(settings.database_url)
+    dkg = EmbeddedDkg(settings.dkg_dir)
+    dkg.ensure_seeded(settings.seed_dir)
+    if settings.tavily_api_key:
+        search: Any = TavilySearch(settings.tavily_api_key)
+    else:
+        search = CorpusSearch(CorpusIndex(settings.data_dir / "corpus.db", settings.corpus_dir))
+    return Services(dkg=dkg, engine=engine, search=search)
+
+
+def activities_for(settings: Settings, services: Services) -> list[Any]:
+    auditor = Auditor(services.engine)
+    dkg = DkgActivities(services.dkg, services.engine, (DkgError,))
+    search = SearchActivities(services.search, services.dkg, auditor)
+    validation = ValidationActivities(services.dkg, auditor)
+    memory = MemoryActivities(MemoryRepository(services.engine))
+    runtime = RuntimeActivities(
+        RuntimeConfig(model=settings.model_name, search=services.search.name, dkg="embedded")
+    )
+    return [
+        runtime.get_runtime_config,
+        memory.load_memory_notes,
+        memory.append_memory_notes,
+        dkg.dkg_get_asset,
+        dkg.dkg_sparql,
+        dkg.dkg_get_asset_metadata,
+        dkg.dkg_find_related_assets,
+        dkg.dkg_find_duplicates,
+        dkg.dkg_publish_asset,
+        search.web_search,
+        search.extract_statements,
+        propose_knowledge_assets,
+        validation.score_candidates,
+    ]
+
+
+def build_worker(client: Client, settings: Settings, services: Services) -> Worker:
+    return Worker(
+        client,
+        task_queue=settings.task_queue,
+        workflows=[MiningWorkflow],
+        activities=activities_for(settings, services),
+        max_concurrent_activities=16,
+    )
+
+
+async def connect(settings: Settings, address: str, with_plugin: bool = True) -> Client:
+    plugins = [deepagents_plugin(settings)] if with_plugin else []
+    return await Client.connect(address, namespace=settings.temporal_namespace, plugins=plugins)

@@ -1,0 +1,412 @@
+"""The embedded DKG: Knowledge Assets as named graphs in a pyoxigraph store.
+
+Each asset lives in the named graph called by its UAL; its trust metadata
+(stake, publisher, publish time, update count, content hash, label) and the
+JSON-LD exactly as published live in the graph <did:dkg:metadata>, so both are
+reachable with plain SPARQL, as on a real DKG node.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import math
+import re
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from typing import Literal as Kind
+
+from pydantic import BaseModel
+from pyoxigraph import (
+    Literal,
+    NamedNode,
+    Quad,
+    QueryBoolean,
+    QuerySolutions,
+    Store,
+)
+
+from storage.dkg_index import LabelIndex, entry_from_asset
+from storage.jsonld_rdf import (
+    RDF_TYPE,
+    SCHEMA,
+    XSD,
+    JsonLdError,
+    Value,
+    canonical_json,
+    content_hash,
+    decimal_lexical,
+    jsonld_to_quads,
+    subject_iri,
+    term_value,
+    typed_literal,
+    validate_asset,
+)
+
+CHAIN = "otp:2043"
+CONTRACT = "0x5cac41237127f94c2d21dae0b14bfefa99880630"
+UAL_PREFIX = f"did:dkg:{CHAIN}/{CONTRACT}/"
+DKG_NS = "https://ontology.origintrail.io/dkg/1.0#"
+RDFS_LABEL = NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+METADATA_GRAPH = NamedNode("did:dkg:metadata")
+SEED_DIR = Path(__file__).parent / "seed"
+PREFIXES = {
+    "schema": SCHEMA,
+    "dkg": DKG_NS,
+    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    "xsd": XSD,
+}
+_READ_ONLY = "only read queries (SELECT, ASK, CONSTRUCT, DESCRIBE) are allowed"
+_UPDATE_WORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY"}
+
+
+def _dkg(local: str) -> NamedNode:
+    return NamedNode(DKG_NS + local)
+
+
+class DkgError(Exception):
+    """Base class of the embedded DKG's errors."""
+
+
+class DkgQueryError(DkgError):
+    pass
+
+
+class DkgValidationError(DkgError):
+    pass
+
+
+class DkgNotFound(DkgError):
+    pass
+
+
+class SparqlResult(BaseModel):
+    kind: Kind["select", "ask", "construct", "describe"]
+    variables: list[str] = []
+    rows: list[dict[str, Value]] = []
+    boolean: bool | None = None
+    truncated: bool = False
+
+
+class AssetMetadata(BaseModel):
+    ual: str
+    tokenId: int
+    stakeAmount: float
+    publisher: str
+    publishTime: str
+    updateCount: int
+    domain: str | None = None
+    label: str | None = None
+
+
+class PublishResult(BaseModel):
+    ual: str
+    created: bool
+
+
+class RelatedAsset(BaseModel):
+    ual: str
+    label: str
+    type: str
+    score: float
+    stakeAmount: float
+
+
+class DuplicateMatch(BaseModel):
+    ual: str
+    reason: str
+
+
+_IGNORABLE = re.compile(
+    r"#[^\n]*|'''.*?'''|\"\"\".*?\"\"\"|'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\""
+    r"|<[^<>\"{}|^`\\\s]*>",
+    re.S,
+)
+
+
+def _words(sparql: str) -> list[str]:
+    """Bare keywords of a query, ignoring comments, strings, IRIs, names and variables."""
+    stripped = _IGNORABLE.sub(" ", sparql)
+    return [w.upper() for w in re.findall(r"(?<![\w:?$@-])[A-Za-z]+(?![\w:])", stripped)]
+
+
+def _query_form(sparql: str) -> str:
+    """The first keyword after PREFIX/BASE declarations (labels results; not a guard)."""
+    words = _words(sparql)
+    while words and words[0] in ("PREFIX", "BASE"):
+        words.pop(0)
+    return words[0] if words else ""
+
+
+class EmbeddedDkg:
+    """A local DKG: SPARQL 1.1 over named graphs, publish with minted UALs."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        if path is not None:
+            Path(path).mkdir(parents=True, exist_ok=True)
+        self._store: Store | None = Store(str(path)) if path is not None else Store()
+        self._lock = threading.RLock()
+        self._hash_to_ual: dict[str, str] | None = None
+        self._next_token = 1
+        self._index: LabelIndex | None = None
+
+    @property
+    def _s(self) -> Store:
+        if self._store is None:
+            raise DkgError("the DKG store is closed")
+        return self._store
+
+    def close(self) -> None:
+        with self._lock:
+            if self._store is not None:
+                self._store.flush()
+                self._store = None
+                # RocksDB releases its directory lock only when the store is freed.
+                gc.collect()
+
+    def __enter__(self) -> EmbeddedDkg:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- SPARQL ---------------------------------------------------------------------------
+
+    def query(self, sparql: str, *, row_limit: int = 500, timeout_s: float = 5.0) -> SparqlResult:
+        started = time.monotonic()
+        if "SERVICE" in _words(sparql):
+            # pyoxigraph would really fetch a remote endpoint: no outbound calls from a tool.
+            raise DkgQueryError(f"federated SERVICE queries are not allowed; {_READ_ONLY}")
+        try:
+            # The store's query() only parses queries, so any update fails right here.
+            result = self._s.query(sparql, prefixes=PREFIXES, use_default_graph_as_union=True)
+        except SyntaxError as exc:
+            form = _query_form(sparql)
+            if form in _UPDATE_WORDS:
+                raise DkgQueryError(f"SPARQL update ({form}) refused: {_READ_ONLY}") from exc
+            raise DkgQueryError(f"SPARQL syntax error: {exc}. Note: {_READ_ONLY}") from exc
+        except OSError as exc:
+            raise DkgQueryError(f"query failed: {exc}") from exc
+        if isinstance(result, QueryBoolean):
+            return SparqlResult(kind="ask", boolean=bool(result))
+        if isinstance(result, QuerySolutions):
+            kind: Kind["select", "construct", "describe"] = "select"
+            variables = [v.value for v in result.variables]
+        else:
+            kind = "describe" if _query_form(sparql) == "DESCRIBE" else "construct"
+            variables = ["subject", "predicate", "object"]
+        rows: list[dict[str, Value]] = []
+        truncated = False
+        try:
+            for item in result:
+                if time.monotonic() - started > timeout_s:
+                    raise DkgQueryError(f"query timed out after {timeout_s:g}s")
+                if len(rows) >= row_limit:
+                    truncated = True
+                    break
+                if kind == "select":
+                    rows.append({v: term_value(item[v]) for v in variables})
+                else:
+                    terms = (item.subject, item.predicate, item.object)
+                    rows.append(dict(zip(variables, map(term_value, terms), strict=True)))
+        except DkgQueryError:
+            raise
+        except Exception as exc:  # evaluation errors surface lazily while iterating
+            raise DkgQueryError(f"query failed: {exc}") from exc
+        return SparqlResult(kind=kind, variables=variables, rows=rows, truncated=truncated)
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def _meta_values(self, ual: str) -> dict[str, object]:
+        try:
+            node = NamedNode(ual)
+        except ValueError:
+            return {}
+        quads = self._s.quads_for_pattern(node, None, None, METADATA_GRAPH)
+        return {q.predicate.value: term_value(q.object) for q in quads}
+
+    def get_asset(self, ual: str) -> dict[str, Any] | None:
+        raw = self._meta_values(ual).get(DKG_NS + "jsonld")
+        return json.loads(raw) if isinstance(raw, str) else None
+
+    def get_metadata(self, ual: str) -> AssetMetadata | None:
+        values = self._meta_values(ual)
+        if DKG_NS + "tokenId" not in values:
+            return None
+
+        def get(key: str, default: object = None) -> Any:
+            return values.get(DKG_NS + key, default)
+
+        return AssetMetadata(
+            ual=ual,
+            tokenId=int(get("tokenId")),
+            stakeAmount=float(get("stakeAmount", 0.0)),
+            publisher=str(get("publisher", "")),
+            publishTime=str(get("publishTime", "")),
+            updateCount=int(get("updateCount", 0)),
+            domain=get("domain"),
+            label=values.get(RDFS_LABEL.value),  # type: ignore[arg-type]
+        )
+
+    def count_assets(self) -> int:
+        with self._lock:
+            return len(self._state())
+
+    # -- publish --------------------------------------------------------------------------
+
+    def _state(self) -> dict[str, str]:
+        """content hash -> UAL, loaded once; also fixes the next token id."""
+        if self._hash_to_ual is None:
+            hashes: dict[str, str] = {}
+            top = 0
+            for q in self._s.quads_for_pattern(None, _dkg("contentHash"), None, METADATA_GRAPH):
+                hashes[q.object.value] = q.subject.value
+            for q in self._s.quads_for_pattern(None, _dkg("tokenId"), None, METADATA_GRAPH):
+                top = max(top, int(q.object.value))
+            self._hash_to_ual, self._next_token = hashes, top + 1
+        return self._hash_to_ual
+
+    def publish(
+        self,
+        asset: dict[str, Any],
+        *,
+        publisher: str,
+        stake_amount: float = 0.0,
+        domain: str | None = None,
+        publish_time: str | None = None,
+        update_count: int = 0,
+    ) -> PublishResult:
+        _validate(asset, publisher, stake_amount)
+        when = _iso_time(publish_time)
+        digest = content_hash(asset)
+        with self._lock:
+            hashes = self._state()
+            if digest in hashes:
+                return PublishResult(ual=hashes[digest], created=False)
+            token = self._next_token
+            ual = f"{UAL_PREFIX}{token}"
+            try:
+                subject = NamedNode(subject_iri(asset, ual))
+                quads = jsonld_to_quads(asset, subject, NamedNode(ual))
+            except (JsonLdError, ValueError) as exc:
+                raise DkgValidationError(f"asset cannot be converted to RDF: {exc}") from exc
+            entry = entry_from_asset(ual, asset, stake_amount)
+            meta: list[tuple[str, NamedNode | Literal]] = [
+                ("tokenId", typed_literal(str(token), "integer")),
+                ("stakeAmount", typed_literal(decimal_lexical(stake_amount), "decimal")),
+                ("publisher", Literal(publisher)),
+                ("publishTime", typed_literal(when, "dateTime")),
+                ("updateCount", typed_literal(str(int(update_count)), "integer")),
+                ("contentHash", Literal(digest)),
+                ("jsonld", Literal(canonical_json(asset))),
+                ("subject", subject),
+            ]
+            if domain:
+                meta.append(("domain", Literal(domain)))
+            node = NamedNode(ual)
+            quads += [Quad(node, _dkg(k), v, METADATA_GRAPH) for k, v in meta]
+            quads.append(Quad(node, RDF_TYPE, _dkg("KnowledgeAsset"), METADATA_GRAPH))
+            if entry.names:
+                quads.append(Quad(node, RDFS_LABEL, Literal(entry.label), METADATA_GRAPH))
+            self._s.extend(quads)
+            hashes[digest] = ual
+            self._next_token = token + 1
+            if self._index is not None:
+                self._index.add(entry)
+        return PublishResult(ual=ual, created=True)
+
+    # -- index-backed lookups -------------------------------------------------------------
+
+    def _label_index(self) -> LabelIndex:
+        if self._index is None:
+            stakes = {
+                q.subject.value: float(q.object.value)
+                for q in self._s.quads_for_pattern(None, _dkg("stakeAmount"), None, METADATA_GRAPH)
+            }
+            index = LabelIndex()
+            for q in self._s.quads_for_pattern(None, _dkg("jsonld"), None, METADATA_GRAPH):
+                ual = q.subject.value
+                index.add(entry_from_asset(ual, json.loads(q.object.value), stakes.get(ual, 0.0)))
+            self._index = index
+        return self._index
+
+    def find_related(
+        self, text: str, *, limit: int = 10, types: list[str] | None = None
+    ) -> list[RelatedAsset]:
+        with self._lock:
+            matches = self._label_index().related(text, limit, types)
+        return [
+            RelatedAsset(
+                ual=m.entry.ual,
+                label=m.entry.label,
+                type=m.entry.type,
+                score=round(m.score, 4),
+                stakeAmount=m.entry.stake,
+            )
+            for m in matches
+        ]
+
+    def find_duplicates(self, asset: dict[str, Any]) -> list[DuplicateMatch]:
+        if not isinstance(asset, dict):
+            raise DkgValidationError("asset must be a JSON object")
+        with self._lock:
+            found = self._label_index().duplicates(asset)
+        return [DuplicateMatch(ual=ual, reason=reason) for ual, reason in found]
+
+    def gazetteer(self) -> list[tuple[str, str, str]]:
+        with self._lock:
+            return self._label_index().gazetteer()
+
+    # -- seeding --------------------------------------------------------------------------
+
+    def load_jsonld_file(self, path: Path) -> int:
+        """Publish every `{"asset": ..., "metadata": ...}` item of a file; returns new count."""
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        created = 0
+        for item in data if isinstance(data, list) else [data]:
+            asset = item.get("asset", item) if isinstance(item, dict) else item
+            meta = item.get("metadata", {}) if isinstance(item, dict) and "asset" in item else {}
+            result = self.publish(
+                asset,
+                publisher=str(meta.get("publisher") or "0x" + "0" * 40),
+                stake_amount=float(meta.get("stakeAmount", 0.0)),
+                domain=meta.get("domain"),
+                publish_time=meta.get("publishTime"),
+                update_count=int(meta.get("updateCount", 0)),
+            )
+            created += int(result.created)
+        return created
+
+    def load_seed_dir(self, seed_dir: Path = SEED_DIR) -> int:
+        return sum(self.load_jsonld_file(p) for p in sorted(Path(seed_dir).glob("*.json")))
+
+    def ensure_seeded(self, seed_dir: Path = SEED_DIR) -> int:
+        with self._lock:
+            return 0 if self.count_assets() else self.load_seed_dir(seed_dir)
+
+
+def _iso_time(value: str | None) -> str:
+    if value is None:
+        return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError as exc:
+        raise DkgValidationError(f"publish_time is not an ISO 8601 date-time: {value!r}") from exc
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed.isoformat().replace("+00:00", "Z")
+
+
+def _validate(asset: object, publisher: str, stake: float) -> None:
+    try:
+        validate_asset(asset)
+    except JsonLdError as exc:
+        raise DkgValidationError(str(exc)) from exc
+    if not isinstance(publisher, str) or not publisher.strip():
+        raise DkgValidationError("publisher must be a non-empty address string")
+    if not math.isfinite(stake) or stake < 0:
+        raise DkgValidationError("stake_amount must be a finite number >= 0")

@@ -1,0 +1,116 @@
+"""Long-term memory notes: read per tag, append idempotently, never lose an update."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from storage.tables import MemoryAppend, MemoryNote, utcnow
+from workflows.contracts import NOTE_NAMES, memory_path
+
+NOTE_TITLES = {
+    "discovery-notes": "Discovery Notes",
+    "schema-notes": "Schema Notes",
+    "validation-rules": "Validation Rules",
+}
+
+
+@dataclass(frozen=True)
+class AppendOutcome:
+    path: str
+    appended: bool
+    version: int
+
+
+class MemoryRepository:
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    def read(self, tag: str, name: str) -> MemoryNote | None:
+        with Session(self._engine) as session:
+            return session.exec(
+                select(MemoryNote).where(MemoryNote.domain_tag == tag, MemoryNote.name == name)
+            ).first()
+
+    def read_tags(self, tags: list[str]) -> dict[str, str]:
+        """Path -> content for every note of the given tags (missing notes are empty)."""
+        notes: dict[str, str] = {}
+        for tag in tags:
+            for name in NOTE_NAMES:
+                note = self.read(tag, name)
+                notes[memory_path(tag, name)] = note.content if note else ""
+        return notes
+
+    def list_notes(self, tag: str | None = None) -> list[MemoryNote]:
+        with Session(self._engine) as session:
+            stmt = select(MemoryNote).order_by(MemoryNote.domain_tag, MemoryNote.name)
+            if tag:
+                stmt = stmt.where(MemoryNote.domain_tag == tag)
+            return list(session.exec(stmt).all())
+
+    def append(
+        self, *, run_id: str, step: str, tag: str, name: str, lines: list[str]
+    ) -> AppendOutcome:
+        """Append lines once per (run, note, step); retries and races are safe.
+
+        The ledger row and the note update commit together, so a retried
+        activity finds the ledger row and appends nothing. Concurrent runs
+        update with a version check and retry, so neither loses its lines.
+        """
+        path = memory_path(tag, name)
+        text = "\n".join(f"- {line.strip()}" for line in lines if line.strip())
+        for _ in range(20):
+            with Session(self._engine) as session:
+                done = session.exec(
+                    select(MemoryAppend).where(
+                        MemoryAppend.run_id == run_id,
+                        MemoryAppend.domain_tag == tag,
+                        MemoryAppend.name == name,
+                        MemoryAppend.step == step,
+                    )
+                ).first()
+                note = session.exec(
+                    select(MemoryNote).where(MemoryNote.domain_tag == tag, MemoryNote.name == name)
+                ).first()
+                if done is not None:
+                    return AppendOutcome(path, False, note.version if note else 0)
+                try:
+                    if note is None:
+                        header = f"# {NOTE_TITLES.get(name, name)} - {tag}\n"
+                        note = MemoryNote(
+                            domain_tag=tag,
+                            name=name,
+                            content=f"{header}\n## Run {run_id} ({step})\n{text}\n",
+                            version=1,
+                            updated_by_run=run_id,
+                        )
+                        session.add(note)
+                        version = 1
+                    else:
+                        version = note.version + 1
+                        content = f"{note.content}\n## Run {run_id} ({step})\n{text}\n"
+                        result = session.execute(
+                            update(MemoryNote)
+                            .where(MemoryNote.id == note.id, MemoryNote.version == note.version)
+                            .values(
+                                content=content,
+                                version=version,
+                                updated_at=utcnow(),
+                                updated_by_run=run_id,
+                            )
+                        )
+                        if result.rowcount != 1:
+                            session.rollback()
+                            continue
+                    session.add(MemoryAppend(run_id=run_id, domain_tag=tag, name=name, step=step))
+                    session.commit()
+                    return AppendOutcome(path, True, version)
+                except IntegrityError:
+                    # Another writer created the note or the ledger row first: look again.
+                    session.rollback()
+                    continue
+        raise RuntimeError(f"could not append to {path}: too much contention")

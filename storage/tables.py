@@ -1,0 +1,74 @@
+"""SQL tables (SQLModel). One table a concept; no business rules here."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlmodel import Field, SQLModel, UniqueConstraint
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class MemoryNote(SQLModel, table=True):
+    """A long-term memory note, e.g. /memories/knowledge/supply_chain/discovery-notes.md."""
+
+    __table_args__ = (UniqueConstraint("domain_tag", "name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    domain_tag: str = Field(index=True, max_length=64)
+    name: str = Field(max_length=64)
+    content: str = ""
+    version: int = 0
+    updated_at: datetime = Field(default_factory=utcnow)
+    updated_by_run: str | None = None
+
+
+class MemoryAppend(SQLModel, table=True):
+    """Ledger that makes an append idempotent per (run, note, step)."""
+
+    __table_args__ = (UniqueConstraint("run_id", "domain_tag", "name", "step"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: str = Field(index=True)
+    domain_tag: str
+    name: str
+    step: str
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class PublishRecord(SQLModel, table=True):
+    """One row per published candidate: the exactly-once guard across retries."""
+
+    __table_args__ = (UniqueConstraint("run_id", "candidate_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: str = Field(index=True)
+    candidate_id: str
+    ual: str
+    content_hash: str
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class AuditEvent(SQLModel, table=True):
+    """Every DKG / search / model-facing tool call: who, what, how much, how long."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: str | None = Field(default=None, index=True)
+    principal: str | None = None
+    tool: str = Field(index=True)
+    args_hash: str
+    result_count: int = 0
+    elapsed_ms: int = 0
+    success: bool = True
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Blob(SQLModel, table=True):
+    """Content-addressed large bodies kept out of workflow history."""
+
+    sha256: str = Field(primary_key=True, max_length=64)
+    content: str
+    size: int
+    created_at: datetime = Field(default_factory=utcnow)

@@ -1,0 +1,136 @@
+"""The `kminer` CLI and the Temporal CLI against real runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from kminer.config import Settings
+from kminer.devserver import temporal_binary
+from kminer.runs import start_run
+from kminer.stack import Stack
+from storage.dkg_store import EmbeddedDkg
+from tests.test_review import wait_for_review
+from workflows.contracts import MiningRequest
+from workflows.mining import MiningWorkflow
+
+QUESTION = "Which suppliers of lithium carry geopolitical risk?"
+
+
+def kminer(settings: Settings, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    env = {
+        **os.environ,
+        "KM_DATA_DIR": str(settings.data_dir),
+        "KM_TASK_QUEUE": settings.task_queue,
+        "TEMPORAL_ADDRESS": settings.temporal_address or "",
+    }
+    env.pop("OPENAI_API_KEY", None)
+    env.pop("TAVILY_API_KEY", None)
+    return subprocess.run(
+        [sys.executable, "-m", "kminer.cli", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_mine_json_prints_the_response_with_linked_scored_candidates(settings: Settings) -> None:
+    done = kminer(
+        settings,
+        "mine",
+        QUESTION,
+        "--tag",
+        "supply_chain",
+        "--tag",
+        "general_risk",
+        "--auto-approve",
+        "--json",
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    response = json.loads(done.stdout)
+    assert response["threadId"] == "general_risk__supply_chain"
+    assert response["candidateAssets"], "at least one candidate"
+    dkg = EmbeddedDkg(settings.dkg_dir)
+    try:
+        for asset in response["candidateAssets"]:
+            assert asset["@context"] and asset["@type"]
+            assert asset["linkedAssets"], asset["name"]
+            for ual in asset["linkedAssets"]:
+                assert dkg.get_asset(ual) is not None, f"{ual} is not in the DKG"
+            signals = asset["trustSignals"]
+            assert set(signals) == {"confidence", "linkedToHighStakeAssets", "averageLinkedStake"}
+            assert 0.0 <= signals["confidence"] <= 1.0
+            assert asset["provenance"]["sources"]
+    finally:
+        dkg.close()
+    assert sorted(response["memoryWrites"]) == sorted(
+        f"/memories/knowledge/{tag}/{note}.md"
+        for tag in ("general_risk", "supply_chain")
+        for note in ("discovery-notes", "schema-notes", "validation-rules")
+    )
+    assert "[DISCOVERY]" in done.stderr and "[VALIDATION]" in done.stderr, "live progress"
+
+
+def test_a_bad_tag_exits_2_with_one_line(settings: Settings) -> None:
+    done = kminer(settings, "mine", QUESTION, "--tag", "supply-chain", timeout=60)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "invalid domain tag 'supply-chain'" in lines[0]
+    assert not done.stdout
+
+
+def temporal_cli(address: str, *args: str) -> Any:
+    done = subprocess.run(
+        [str(temporal_binary()), "workflow", *args, "--address", address, "-o", "json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout) if done.stdout.strip() else None
+
+
+async def test_temporal_cli_can_query_and_signal_a_run(stack: Stack, settings: Settings) -> None:
+    request = MiningRequest(query=QUESTION, domainTags=["supply_chain"])
+    handle = await start_run(stack.client, settings.task_queue, request)
+    ws = await wait_for_review(handle)
+    answer = temporal_cli(
+        stack.temporal_address, "query", "--type", "workspace", "--workflow-id", handle.id
+    )
+    workspace = answer["queryResult"][0]
+    assert workspace["phase"] == "REVIEW"
+    assert workspace["pendingApprovals"] == ws.pendingApprovals
+
+    target = ws.pendingApprovals[0]
+    temporal_cli(
+        stack.temporal_address,
+        "signal",
+        "--name",
+        "approve",
+        "--workflow-id",
+        handle.id,
+        "--input",
+        json.dumps(target),
+    )
+    for _ in range(50):
+        after = await handle.query(MiningWorkflow.workspace)
+        if target not in after.pendingApprovals:
+            break
+        import asyncio
+
+        await asyncio.sleep(0.1)
+    approved = next(c for c in after.candidates if c.id == target)
+    assert approved.status == "approved"
+    await handle.cancel()
+
+
+def test_readme_shows_the_two_commands_first() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    first_commands = [line.strip() for line in readme.splitlines() if line.startswith("make ")]
+    assert first_commands[:2] == ["make demo", "make test"]

@@ -1,0 +1,146 @@
+"""A worker killed mid-run: a new worker finishes it without redoing finished work."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+from sqlmodel import Session, select
+from temporalio.api.enums.v1 import EventType
+from temporalio.client import Client
+
+from kminer.config import Settings
+from kminer.runs import start_run
+from kminer.worker import connect
+from storage.db import make_engine
+from storage.dkg_store import EmbeddedDkg
+from storage.tables import AuditEvent, PublishRecord
+from workflows.contracts import MiningRequest, Phase
+from workflows.mining import MiningWorkflow
+
+MID_RUN = {Phase.ENRICHMENT, Phase.VALIDATION}
+
+
+def start_worker(settings: Settings, log: Path) -> subprocess.Popen:
+    env = {
+        **os.environ,
+        "KM_DATA_DIR": str(settings.data_dir),
+        "KM_TASK_QUEUE": settings.task_queue,
+        "TEMPORAL_ADDRESS": settings.temporal_address or "",
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "kminer.cli", "worker"],
+        env=env,
+        stdout=log.open("ab"),
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+async def wait_for_phase(client: Client, run_id: str, phases: set[Phase]) -> Phase:
+    handle = client.get_workflow_handle(run_id)
+    while True:
+        try:
+            ws = await handle.query(MiningWorkflow.workspace)
+            if ws.phase in phases:
+                return ws.phase
+            assert ws.phase not in (Phase.REVIEW, Phase.COMPLETED), "run passed validation"
+        except AssertionError:
+            raise
+        except Exception:  # noqa: BLE001 (the run's first task may not have run yet)
+            pass
+        await asyncio.sleep(0.02)
+
+
+async def activity_history(client: Client, run_id: str) -> tuple[list[tuple[int, str]], dict]:
+    """(scheduled event id, activity type) in order, and the attempt each completed on."""
+    scheduled: list[tuple[int, str]] = []
+    attempts: dict[int, int] = {}
+    async for event in client.get_workflow_handle(run_id).fetch_history_events():
+        if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
+            attrs = event.activity_task_scheduled_event_attributes
+            scheduled.append((event.event_id, attrs.activity_type.name))
+        elif event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED:
+            attrs = event.activity_task_started_event_attributes
+            attempts[attrs.scheduled_event_id] = attrs.attempt
+    return scheduled, attempts
+
+
+async def test_killed_worker_resumes_without_redoing_completed_activities(
+    settings: Settings, tmp_path: Path
+) -> None:
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    log = tmp_path / "worker.log"
+    client = await connect(settings, settings.temporal_address or "")
+    request = MiningRequest(
+        query="Which suppliers of lithium carry geopolitical risk?",
+        domainTags=["supply_chain", "general_risk"],
+        review="auto",
+    )
+    first = start_worker(settings, log)
+    second = None
+    try:
+        handle = await start_run(client, settings.task_queue, request)
+        await asyncio.wait_for(wait_for_phase(client, handle.id, MID_RUN), 120)
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=10)
+        before_kill, _ = await activity_history(client, handle.id)
+        assert any(name == "extract_statements" for _, name in before_kill), "discovery ran"
+
+        second = start_worker(settings, log)
+        result = await asyncio.wait_for(handle.result(), 240)
+    finally:
+        for proc in (first, second):
+            if proc is not None and proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(timeout=15)
+
+    assert result.phase == Phase.COMPLETED
+    scheduled, attempts = await activity_history(client, handle.id)
+    # Nothing that finished before the kill was scheduled again...
+    assert scheduled[: len(before_kill)] == before_kill
+    assert len({eid for eid, _ in scheduled}) == len(scheduled)
+    # ...and the worker-side audit trail shows each tool executed once per scheduling,
+    # except at most the one activity that was in flight when the worker died.
+    engine = make_engine(settings.database_url)
+    with Session(engine) as session:
+        audited = Counter(
+            e.tool for e in session.exec(select(AuditEvent).where(AuditEvent.run_id == handle.id))
+        )
+        records = session.exec(select(PublishRecord).where(PublishRecord.run_id == handle.id)).all()
+    tools = Counter(
+        name
+        for _, name in scheduled
+        if name in audited
+        or name
+        in {
+            "web_search",
+            "extract_statements",
+            "dkg_find_related_assets",
+            "dkg_sparql",
+            "score_candidates",
+        }
+    )
+    extra = sum((audited - tools).values())
+    assert extra <= 1, f"re-executed tool calls: {audited - tools}"
+    retried = [eid for eid, attempt in attempts.items() if attempt > 1]
+    assert len(retried) <= 1
+    # Published exactly once: one record and one DKG asset per published candidate.
+    assert result.publishedAssets, "auto review publishes the accepted candidates"
+    assert len(records) == len(result.publishedAssets)
+    assert {r.ual for r in records} == {p.ual for p in result.publishedAssets}
+    dkg = EmbeddedDkg(settings.dkg_dir)
+    try:
+        for item in result.publishedAssets:
+            rows = dkg.query(
+                f"SELECT (COUNT(DISTINCT ?g) AS ?n) WHERE {{ GRAPH ?g {{ ?s ?p ?o }} "
+                f"FILTER(?g = <{item.ual}>) }}"
+            ).rows
+            assert int(rows[0]["n"]) == 1
+    finally:
+        dkg.close()

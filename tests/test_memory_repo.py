@@ -1,0 +1,111 @@
+"""Long-term memory in SQL: idempotent appends, no lost updates, SQLite and Postgres."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.engine import Engine
+
+from storage.db import make_engine
+from storage.memory_repo import MemoryRepository
+
+POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+def _postgres_answers() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 5432), timeout=0.5):
+            pass
+    except OSError:
+        return False
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
+    if request.param == "sqlite":
+        eng = make_engine(f"sqlite:///{tmp_path / 'memory.db'}")
+    else:
+        if not _postgres_answers():
+            pytest.skip("Postgres is not answering on 127.0.0.1:5432 (or psycopg missing)")
+        eng = make_engine(POSTGRES_URL)
+    yield eng
+    eng.dispose()
+
+
+def test_append_is_idempotent_per_run_note_and_step(engine: Engine) -> None:
+    repo = MemoryRepository(engine)
+    tag = f"t{uuid.uuid4().hex[:8]}"
+    first = repo.append(
+        run_id="r1", step="discovery", tag=tag, name="discovery-notes", lines=["pattern A"]
+    )
+    again = repo.append(
+        run_id="r1", step="discovery", tag=tag, name="discovery-notes", lines=["pattern A"]
+    )
+    assert first.appended and not again.appended
+    note = repo.read(tag, "discovery-notes")
+    assert note is not None and note.content.count("pattern A") == 1
+    assert first.path == f"/memories/knowledge/{tag}/discovery-notes.md"
+
+
+def test_a_new_step_or_run_appends(engine: Engine) -> None:
+    repo = MemoryRepository(engine)
+    tag = f"t{uuid.uuid4().hex[:8]}"
+    repo.append(run_id="r1", step="discovery", tag=tag, name="schema-notes", lines=["one"])
+    repo.append(run_id="r2", step="discovery", tag=tag, name="schema-notes", lines=["two"])
+    note = repo.read(tag, "schema-notes")
+    assert note is not None and note.version == 2
+    assert note.content.index("one") < note.content.index("two")
+    assert note.content.startswith(f"# Schema Notes - {tag}")
+
+
+def test_concurrent_runs_never_lose_each_others_lines(engine: Engine) -> None:
+    repo = MemoryRepository(engine)
+    tag = f"t{uuid.uuid4().hex[:8]}"
+    repo.append(run_id="seed", step="s", tag=tag, name="validation-rules", lines=["start"])
+    errors: list[BaseException] = []
+
+    def writer(i: int) -> None:
+        try:
+            repo.append(
+                run_id=f"run{i}",
+                step="validation",
+                tag=tag,
+                name="validation-rules",
+                lines=[f"rule from run {i}"],
+            )
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    note = repo.read(tag, "validation-rules")
+    assert note is not None
+    assert all(f"rule from run {i}" in note.content for i in range(8))
+    assert note.version == 9
+
+
+def test_read_tags_returns_every_note_path(engine: Engine) -> None:
+    repo = MemoryRepository(engine)
+    notes = repo.read_tags(["supply_chain_x"])
+    assert sorted(notes) == [
+        "/memories/knowledge/supply_chain_x/discovery-notes.md",
+        "/memories/knowledge/supply_chain_x/schema-notes.md",
+        "/memories/knowledge/supply_chain_x/validation-rules.md",
+    ]
+    with engine.connect() as conn:
+        conn.execute(text("SELECT 1"))

@@ -1,0 +1,106 @@
+"""Review through signals and the `decide` update on the real Temporal dev server."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from temporalio.client import WorkflowHandle, WorkflowUpdateFailedError
+
+from kminer.runs import start_run
+from kminer.stack import Stack
+from workflows.contracts import Decision, MiningRequest, Phase, Workspace
+from workflows.mining import MiningWorkflow
+
+QUESTION = "Which suppliers of lithium carry geopolitical risk?"
+
+
+async def wait_for_review(handle: WorkflowHandle, timeout: float = 120) -> Workspace:
+    async def poll() -> Workspace:
+        while True:
+            try:
+                ws = await handle.query(MiningWorkflow.workspace)
+            except Exception:  # noqa: BLE001 (the first workflow task may not have run yet)
+                ws = None
+            if ws is not None and ws.phase == Phase.REVIEW:
+                return ws
+            if ws is not None and ws.phase in (Phase.FAILED, Phase.COMPLETED):
+                raise AssertionError(f"run ended in {ws.phase} without review: {ws.errors}")
+            await asyncio.sleep(0.2)
+
+    return await asyncio.wait_for(poll(), timeout)
+
+
+async def start_reviewed_run(stack: Stack, task_queue: str) -> tuple[WorkflowHandle, Workspace]:
+    request = MiningRequest(query=QUESTION, domainTags=["supply_chain", "general_risk"])
+    handle = await start_run(stack.client, task_queue, request)
+    return handle, await wait_for_review(handle)
+
+
+async def test_required_review_waits_and_each_decision_changes_the_outcome(
+    stack: Stack, settings: Any
+) -> None:
+    handle, ws = await start_reviewed_run(stack, settings.task_queue)
+    assert len(ws.candidates) >= 3, "the demo question should yield several candidates"
+    assert sorted(ws.pendingApprovals) == sorted(c.id for c in ws.candidates)
+    assert all(c.status == "pending" for c in ws.candidates)
+
+    approve_id, edit_id, reject_id, *rest = [c.id for c in ws.candidates]
+    edited = dict(next(c.asset for c in ws.candidates if c.id == edit_id))
+    edited["name"] = "Edited by reviewer: " + edited["name"]
+
+    await handle.signal(MiningWorkflow.approve, approve_id)
+    await handle.signal(MiningWorkflow.reject, args=[reject_id, "not supported by sources"])
+    results = await handle.execute_update(
+        MiningWorkflow.decide,
+        [Decision(candidateId=edit_id, action="edit", asset=edited)]
+        + [Decision(candidateId=cid, action="reject", reason="out of scope") for cid in rest],
+    )
+    edit_result = next(r for r in results if r.candidateId == edit_id)
+    assert edit_result.status == "approved"
+    assert edit_result.confidence is not None, "an edited asset is re-validated"
+
+    result = await handle.result()
+    published = {p.candidateId: p.ual for p in result.publishedAssets}
+    assert set(published) == {approve_id, edit_id}
+    asset = stack.services.dkg.get_asset(published[edit_id])
+    assert asset is not None and asset["name"].startswith("Edited by reviewer: ")
+    statuses = {a["candidateId"]: a["reviewStatus"] for a in result.candidateAssets}
+    assert statuses[reject_id] == "rejected"
+    assert result.phase == Phase.COMPLETED
+
+
+@pytest.mark.parametrize(
+    "bad,message",
+    [
+        (Decision(candidateId="cand-nope", action="approve"), "unknown candidate"),
+        (
+            Decision(candidateId="{first}", action="edit", asset={"name": "no type"}),
+            "invalid JSON-LD",
+        ),
+        (Decision(candidateId="{first}", action="edit"), "needs the edited asset"),
+    ],
+)
+async def test_an_invalid_decision_is_refused_clearly_and_changes_nothing(
+    stack: Stack, settings: Any, bad: Decision, message: str
+) -> None:
+    handle, ws = await start_reviewed_run(stack, settings.task_queue)
+    first = ws.candidates[0].id
+    bad = bad.model_copy(update={"candidateId": bad.candidateId.replace("{first}", first)})
+    with pytest.raises(WorkflowUpdateFailedError) as refused:
+        await handle.execute_update(MiningWorkflow.decide, [bad])
+    assert message in str(refused.value.cause)
+    after = await handle.query(MiningWorkflow.workspace)
+    assert after.model_dump(exclude={"usage"}) == ws.model_dump(exclude={"usage"})
+    await handle.cancel()
+
+
+async def test_a_bad_signal_is_recorded_and_ignored(stack: Stack, settings: Any) -> None:
+    handle, ws = await start_reviewed_run(stack, settings.task_queue)
+    await handle.signal(MiningWorkflow.approve, "cand-does-not-exist")
+    await asyncio.sleep(0.5)
+    after = await handle.query(MiningWorkflow.workspace)
+    assert any("unknown candidate" in e for e in after.errors)
+    assert after.pendingApprovals == ws.pendingApprovals
+    await handle.cancel()

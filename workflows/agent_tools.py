@@ -1,0 +1,48 @@
+"""Agent tools that run as activities, built inside the workflow.
+
+`activity_as_tool` would mirror each activity's single positional parameter,
+so a model would see `{"args": {...}}`; these tools advertise the flat argument
+model instead and still dispatch every call as its own activity.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from temporalio import workflow
+from temporalio.common import RetryPolicy
+
+from workflows.tool_contracts import TOOL_ARGS, TOOL_DESCRIPTIONS, ToolResponse
+
+with workflow.unsafe.imports_passed_through():
+    from langchain_core.tools import StructuredTool
+    from temporalio.deepagents import _tools as deepagents_tools
+
+TOOL_TIMEOUT = timedelta(seconds=20)
+TOOL_RETRY = RetryPolicy(maximum_attempts=5, initial_interval=timedelta(seconds=1))
+
+
+def activity_tool(name: str) -> StructuredTool:
+    args_model = TOOL_ARGS[name]
+
+    async def run(**kwargs: Any) -> str:
+        response = await workflow.execute_activity(
+            name,
+            args_model(**kwargs),
+            result_type=ToolResponse,
+            start_to_close_timeout=TOOL_TIMEOUT,
+            retry_policy=TOOL_RETRY,
+            summary=f"tool:{name}",
+        )
+        return response.model_dump_json()
+
+    # Tell the plugin this tool is activity-routed so it does not warn.
+    deepagents_tools._ROUTED_TOOL_NAMES.add(name)
+    return StructuredTool.from_function(
+        coroutine=run, name=name, description=TOOL_DESCRIPTIONS[name], args_schema=args_model
+    )
+
+
+def activity_tools(names: list[str]) -> list[StructuredTool]:
+    return [activity_tool(n) for n in names]

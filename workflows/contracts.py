@@ -1,0 +1,247 @@
+"""The public contract of a mining run.
+
+Every room imports these models: the workflow, its activities, the API, the CLI
+and the MCP tool. Field names follow the seed design (camelCase on the wire).
+Nothing here does I/O, so the workflow sandbox can import it freely.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+TAG_PATTERN = re.compile(r"^[a-z0-9_]{1,64}$")
+NOTE_NAMES = ("discovery-notes", "schema-notes", "validation-rules")
+GLOBAL_THREAD = "global"
+
+
+class InvalidTagError(ValueError):
+    """A domain tag that cannot name a memory folder."""
+
+
+def normalize_tag(raw: str) -> str:
+    """`#Supply_Chain` → `supply_chain`; anything else outside [a-z0-9_] is refused."""
+    tag = raw.strip().lstrip("#").strip().lower()
+    if not TAG_PATTERN.match(tag):
+        raise InvalidTagError(
+            f"invalid domain tag {raw!r}: after stripping '#' and lowercasing it must match "
+            "^[a-z0-9_]{1,64}$ (letters, digits, underscore)"
+        )
+    return tag
+
+
+def normalize_tags(raw: list[str]) -> list[str]:
+    """Normalised, de-duplicated, sorted: the order a thread id is built from."""
+    return sorted({normalize_tag(t) for t in raw})
+
+
+def thread_id_for(tags: list[str]) -> str:
+    """Runs with the same tags share memory: sorted tags joined by `__`, or `global`."""
+    norm = normalize_tags(tags)
+    return "__".join(norm) if norm else GLOBAL_THREAD
+
+
+def memory_path(tag: str, note: str) -> str:
+    return f"/memories/knowledge/{tag}/{note}.md"
+
+
+def memory_tags(tags: list[str]) -> list[str]:
+    """The folders a run reads and writes: its tags, or `global` with none."""
+    return normalize_tags(tags) or [GLOBAL_THREAD]
+
+
+class Phase(StrEnum):
+    PLANNING = "PLANNING"
+    DISCOVERY = "DISCOVERY"
+    ENRICHMENT = "ENRICHMENT"
+    VALIDATION = "VALIDATION"
+    REVIEW = "REVIEW"
+    PUBLISHING = "PUBLISHING"
+    COMPLETED = "COMPLETED"
+    FAILED = "FAILED"
+    CANCELED = "CANCELED"
+
+
+class MiningRequest(BaseModel):
+    """What a user asks for. Tags are normalised on the way in."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(min_length=1, max_length=4000)
+    domainTags: list[str] = Field(default_factory=list, max_length=16)
+    maxIterations: int = Field(default=4, ge=1, le=10)
+    review: Literal["required", "auto"] = "required"
+    reviewTimeoutSeconds: int = Field(default=7 * 24 * 3600, ge=1)
+
+    @field_validator("query")
+    @classmethod
+    def _query_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("query must not be blank")
+        return value.strip()
+
+    @field_validator("domainTags")
+    @classmethod
+    def _normalise_tags(cls, value: list[str]) -> list[str]:
+        try:
+            return normalize_tags(value)
+        except InvalidTagError as exc:
+            raise ValueError(str(exc)) from exc
+
+    @property
+    def threadId(self) -> str:
+        return thread_id_for(self.domainTags)
+
+
+class TrustSignals(BaseModel):
+    confidence: float
+    linkedToHighStakeAssets: bool
+    averageLinkedStake: float
+
+
+class Provenance(BaseModel):
+    sources: list[str]
+    discoveredAt: str
+    confidence: float | None = None
+    evidence: list[dict[str, Any]] = Field(default_factory=list)
+
+
+ReviewStatus = Literal["pending", "approved", "rejected", "expired", "published"]
+
+
+class Candidate(BaseModel):
+    """A candidate Knowledge Asset with what the validation made of it."""
+
+    id: str
+    asset: dict[str, Any]
+    accepted: bool = False
+    reasoning: list[str] = Field(default_factory=list)
+    status: ReviewStatus = "pending"
+    edited: bool = False
+    reviewNote: str | None = None
+    publishedUal: str | None = None
+
+
+class Todo(BaseModel):
+    content: str
+    status: str = "pending"
+    agent: str = ""
+
+
+class SpawnedSubagent(BaseModel):
+    name: str
+    task: str
+    status: str
+
+
+class FileInfo(BaseModel):
+    path: str
+    size: int
+
+
+class Usage(BaseModel):
+    modelCalls: int = 0
+    toolCalls: int = 0
+    inputTokens: int = 0
+    outputTokens: int = 0
+
+
+class Decision(BaseModel):
+    """One reviewer decision. `asset` is required for `edit`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    candidateId: str
+    action: Literal["approve", "edit", "reject"]
+    asset: dict[str, Any] | None = None
+    reason: str | None = None
+    reviewer: str | None = None
+
+
+class DecisionResult(BaseModel):
+    candidateId: str
+    status: ReviewStatus
+    accepted: bool
+    confidence: float | None = None
+
+
+class PublishedAsset(BaseModel):
+    candidateId: str
+    ual: str
+
+
+class Triplet(BaseModel):
+    subject: str
+    predicate: str
+    object: str
+    source: str | None = None
+    kind: Literal["knowledge", "provenance"] = "knowledge"
+
+
+class Workspace(BaseModel):
+    """The live state a `workspace` query returns at any time."""
+
+    runId: str = ""
+    threadId: str = GLOBAL_THREAD
+    query: str = ""
+    domainTags: list[str] = Field(default_factory=list)
+    phase: Phase = Phase.PLANNING
+    todos: list[Todo] = Field(default_factory=list)
+    spawnedSubagents: list[SpawnedSubagent] = Field(default_factory=list)
+    filesystemFiles: list[FileInfo] = Field(default_factory=list)
+    memoryWrites: list[str] = Field(default_factory=list)
+    candidates: list[Candidate] = Field(default_factory=list)
+    pendingApprovals: list[str] = Field(default_factory=list)
+    decisions: list[Decision] = Field(default_factory=list)
+    publishedAssets: list[PublishedAsset] = Field(default_factory=list)
+    triplets: list[Triplet] = Field(default_factory=list)
+    synthesizedReport: str | None = None
+    summary: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+    errors: list[str] = Field(default_factory=list)
+
+
+class KnowledgeMinerResponse(BaseModel):
+    """The seed's output JSON plus what a durable run adds."""
+
+    summary: str
+    candidateAssets: list[dict[str, Any]]
+    domainTags: list[str]
+    memoryWrites: list[str]
+    todos: list[str]
+    spawnedSubagents: list[SpawnedSubagent]
+    filesystemFiles: list[FileInfo]
+    synthesizedReport: str
+    runId: str
+    threadId: str
+    phase: Phase
+    decisions: list[Decision]
+    publishedAssets: list[PublishedAsset]
+    triplets: list[Triplet]
+    usage: Usage
+
+
+class MiningInput(BaseModel):
+    """The workflow's own input: lenient on purpose.
+
+    A request that fails validation must fail the *run* with a clear message
+    (not crash-loop the workflow task on decode), so the workflow validates it
+    into a `MiningRequest` itself.
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    query: Any = None
+    domainTags: Any = None
+    maxIterations: Any = None
+    review: Any = None
+    reviewTimeoutSeconds: Any = None
+
+
+class RuntimeConfig(BaseModel):
+    model: str
+    search: str
+    dkg: str

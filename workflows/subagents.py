@@ -1,0 +1,174 @@
+"""Runs the three Deep Agents subagents inside the workflow and mirrors their state.
+
+Each subagent is a `create_temporal_deep_agent` graph: its loop replays here,
+its model calls and I/O tools are activities, and its todos and /research files
+live in agent state (workflow memory), streamed into the workspace as they change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from temporalio import workflow
+from temporalio.common import RetryPolicy
+
+from activities.agents import prompts
+from workflows.agent_tools import activity_tools
+from workflows.contracts import MiningRequest, Usage, Workspace
+from workflows.tool_contracts import DISCOVERY_TOOLS, ENRICHMENT_TOOLS, VALIDATION_TOOLS
+from workflows.workspace import (
+    files_from_state,
+    final_output,
+    subagents_from_messages,
+    todos_from_state,
+    tool_results,
+    usage_from_messages,
+)
+
+with workflow.unsafe.imports_passed_through():
+    from langchain.agents.middleware import TodoListMiddleware
+    from temporalio.deepagents import create_temporal_deep_agent
+
+MODEL_OPTIONS = {
+    "start_to_close_timeout": timedelta(minutes=5),
+    # The plugin heartbeats at half this, so a dead worker's call is retried fast.
+    "heartbeat_timeout": timedelta(seconds=10),
+    "retry_policy": RetryPolicy(maximum_attempts=5, initial_interval=timedelta(seconds=2)),
+}
+MAX_STATEMENTS = 60
+
+
+@dataclass
+class SubagentOutcome:
+    summary: str
+    notes: list[str]
+    messages: list[Any] = field(default_factory=list)
+    statements: list[dict[str, Any]] = field(default_factory=list)
+    proposed: list[dict[str, Any]] = field(default_factory=list)
+    scores: list[dict[str, Any]] = field(default_factory=list)
+    report: str = ""
+
+
+class SubagentRunner:
+    def __init__(
+        self, ws: Workspace, model: str, request: MiningRequest, memory: dict[str, str]
+    ) -> None:
+        self._ws = ws
+        self._model = model
+        self._request = request
+        self._memory = memory
+        self._todos: dict[str, list[Any]] = {}
+        self._spawned: dict[str, list[Any]] = {}
+        self._files: dict[str, Any] = {}
+        self._usage: dict[str, tuple[int, int, int, int]] = {}
+
+    def _notes(self, name: str) -> dict[str, str]:
+        return {p: t for p, t in self._memory.items() if p.endswith(f"/{name}.md") and t}
+
+    async def _run(
+        self,
+        role: str,
+        prompt: str,
+        tools: list[str],
+        title: str,
+        payload: dict[str, Any],
+        subagents: list[dict[str, Any]] | None = None,
+    ) -> SubagentOutcome:
+        agent = create_temporal_deep_agent(
+            model=self._model,
+            tools=activity_tools(tools),
+            system_prompt=prompt,
+            middleware=[TodoListMiddleware()],
+            subagents=subagents or [],
+            activity_options=MODEL_OPTIONS,
+            name=role,
+        )
+        state: dict[str, Any] = {}
+        message = prompts.task_message(title, payload)
+        config = {"recursion_limit": 20 + 10 * self._request.maxIterations}
+        async for state in agent.astream(
+            {"messages": [{"role": "user", "content": message}]},
+            config=config,
+            stream_mode="values",
+        ):
+            self._mirror(role, state)
+        messages = list(state.get("messages", []))
+        output = final_output(messages)
+        notes = output.get("notes") or []
+        return SubagentOutcome(
+            summary=str(output.get("summary", "")), notes=notes, messages=messages
+        )
+
+    def _mirror(self, role: str, state: dict[str, Any]) -> None:
+        """Copy what changed in the agent's state into the live workspace."""
+        messages = list(state.get("messages", []))
+        self._todos[role] = todos_from_state(state, role)
+        self._spawned[role] = subagents_from_messages(messages)
+        for info in files_from_state(state):
+            self._files[info.path] = info
+        self._usage[role] = usage_from_messages(messages)
+        self._ws.todos = [t for todos in self._todos.values() for t in todos]
+        self._ws.spawnedSubagents = [s for spawned in self._spawned.values() for s in spawned]
+        self._ws.filesystemFiles = list(self._files.values())
+        totals = [sum(u[i] for u in self._usage.values()) for i in range(4)]
+        self._ws.usage = Usage(
+            modelCalls=totals[0],
+            toolCalls=totals[1],
+            inputTokens=totals[2],
+            outputTokens=totals[3],
+        )
+
+    async def discovery(self) -> SubagentOutcome:
+        req = self._request
+        out = await self._run(
+            "discovery",
+            prompts.DISCOVERY,
+            DISCOVERY_TOOLS,
+            "Collect raw signals for this question.",
+            {
+                "query": req.query,
+                "domainTags": req.domainTags,
+                "maxIterations": req.maxIterations,
+                "memory": self._notes("discovery-notes"),
+            },
+        )
+        out.statements = tool_results(out.messages, "extract_statements")[:MAX_STATEMENTS]
+        return out
+
+    async def enrichment(self, statements: list[dict[str, Any]]) -> SubagentOutcome:
+        req = self._request
+        resolver_tools = activity_tools(["dkg_find_related_assets", "dkg_sparql"])
+        out = await self._run(
+            "enrichment",
+            prompts.ENRICHMENT,
+            ENRICHMENT_TOOLS,
+            "Turn these statements into candidate Knowledge Assets.",
+            {
+                "query": req.query,
+                "domainTags": req.domainTags,
+                "statements": statements,
+                "maxCandidates": 2 * req.maxIterations,
+                "memory": self._notes("schema-notes"),
+            },
+            subagents=[{**spec, "tools": resolver_tools} for spec in prompts.SUBAGENT_SPECS],
+        )
+        latest: dict[str, dict[str, Any]] = {}
+        for row in tool_results(out.messages, "propose_knowledge_assets"):
+            latest[row["candidateId"]] = row
+        out.proposed = list(latest.values())
+        return out
+
+    async def validation(self, candidates: list[dict[str, Any]], rules: str) -> SubagentOutcome:
+        out = await self._run(
+            "validation",
+            prompts.VALIDATION,
+            VALIDATION_TOOLS,
+            "Validate these candidate Knowledge Assets.",
+            {"candidates": candidates, "validationRules": rules},
+        )
+        rows = tool_results(out.messages, "score_candidates")
+        out.scores = [r for r in rows if "candidateId" in r]
+        out.report = next((r["report"] for r in reversed(rows) if "report" in r), out.summary)
+        return out

@@ -1,0 +1,203 @@
+"""Contracts of the agents' tools: argument models, the standard response, names.
+
+The workflow advertises these to the model and dispatches each call to the
+activity of the same name; `activities/` implements them. Keeping the models
+here lets the workflow build tools without importing any I/O code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+# Tool results travel through workflow history; anything bigger is truncated or
+# stored as a blob so one run's history stays a few MB.
+MAX_TOOL_RESULT_CHARS = 24_000
+
+
+class ToolMetadata(BaseModel):
+    elapsed_ms: int = 0
+    cache_hit: bool = False
+    truncated: bool = False
+    count: int = 0
+
+
+class ProvenanceItem(BaseModel):
+    source: str
+    source_id: str | None = None
+    evidence_snippet: str | None = None
+    evidence_score: float | None = None
+
+
+class ToolResponse(BaseModel):
+    """Seed 002's standard tool response: every tool answers in this shape."""
+
+    success: bool
+    results: list[dict[str, Any]] = Field(default_factory=list)
+    metadata: ToolMetadata = Field(default_factory=ToolMetadata)
+    provenance: list[ProvenanceItem] = Field(default_factory=list)
+    error: str | None = None
+
+
+class SparqlArgs(BaseModel):
+    query: str = Field(
+        description="A read-only SPARQL 1.1 query (SELECT, ASK, CONSTRUCT, DESCRIBE)"
+    )
+    limit: int = Field(default=100, ge=1, le=1000, description="Row cap")
+
+
+class UalArgs(BaseModel):
+    ual: str = Field(description="Universal Asset Locator, did:dkg:<chain>/<contract>/<tokenId>")
+
+
+class MetadataArgs(BaseModel):
+    ual: str | None = Field(default=None, description="One UAL")
+    uals: list[str] = Field(default_factory=list, description="Several UALs at once")
+
+
+class FindRelatedArgs(BaseModel):
+    text: str = Field(description="An entity name, identifier or free text")
+    limit: int = Field(default=5, ge=1, le=50)
+
+
+class FindDuplicatesArgs(BaseModel):
+    assets: list[dict[str, Any]] = Field(description="Candidate JSON-LD assets")
+
+
+class SearchArgs(BaseModel):
+    query: str
+    maxResults: int = Field(default=5, ge=1, le=20)
+
+
+class SourceDocument(BaseModel):
+    text: str
+    source: str
+
+
+class ExtractArgs(BaseModel):
+    documents: list[SourceDocument] = Field(description="Texts with their source URL or UAL")
+
+
+class StatementIn(BaseModel):
+    """A relation found in a source, as `extract_statements` returns it."""
+
+    subject: str
+    subjectUal: str | None = None
+    subjectType: str | None = None
+    predicate: str
+    object: str
+    objectUal: str | None = None
+    objectType: str | None = None
+    sentence: str = ""
+    source: str = ""
+
+
+class ProposeArgs(BaseModel):
+    statements: list[StatementIn]
+    links: dict[str, str] = Field(
+        default_factory=dict, description="Entity name -> UAL of the existing DKG asset"
+    )
+    domainTags: list[str] = Field(default_factory=list)
+    query: str = ""
+    maxCandidates: int = Field(default=8, ge=1, le=50)
+
+
+class ScoreArgs(BaseModel):
+    candidates: list[dict[str, Any]] = Field(description="Candidate JSON-LD assets with ids")
+    threshold: float | None = Field(default=None, ge=0, le=1)
+    validationRules: str = Field(default="", description="validation-rules.md text")
+
+
+class PublishArgs(BaseModel):
+    runId: str
+    candidateId: str
+    asset: dict[str, Any]
+    domain: str | None = None
+
+
+class PublishResult(BaseModel):
+    candidateId: str
+    ual: str
+    created: bool
+
+
+class LoadNotesInput(BaseModel):
+    tags: list[str]
+
+
+class AppendNotesInput(BaseModel):
+    runId: str
+    step: str
+    tags: list[str]
+    note: str
+    lines: list[str]
+
+
+class AppendNotesOutput(BaseModel):
+    paths: list[str]
+    appended: int
+
+
+TOOL_DESCRIPTIONS: dict[str, str] = {
+    "dkg_get_asset": "Fetch a Knowledge Asset from the OriginTrail DKG by its UAL.",
+    "dkg_sparql": (
+        "Run a read-only SPARQL query against the OriginTrail DKG graph. Each asset is a named "
+        "graph named by its UAL; metadata (dkg:stakeAmount, dkg:publisher, dkg:publishTime, "
+        "dkg:updateCount, rdfs:label) is in graph <did:dkg:metadata>."
+    ),
+    "dkg_get_asset_metadata": (
+        "Get ERC-721 metadata for Knowledge Assets: stake amount (TRAC), publisher, publish "
+        "time, update count."
+    ),
+    "dkg_find_related_assets": (
+        "Find existing DKG assets whose label or identifier matches a name; returns UALs ranked."
+    ),
+    "dkg_find_duplicates": "Find existing DKG assets that duplicate candidate assets.",
+    "web_search": "Search the web (or the local document corpus) for real-time information.",
+    "extract_statements": (
+        "Extract relation statements between known DKG entities from texts, with the source "
+        "sentence as provenance."
+    ),
+    "propose_knowledge_assets": (
+        "Turn statements into candidate JSON-LD Knowledge Assets linked by UAL to existing DKG "
+        "assets, with provenance and knowledge triplets."
+    ),
+    "score_candidates": (
+        "Validate candidates: required fields, duplicates, contradictions with existing assets, "
+        "stake of linked assets; returns trustSignals, accept/reject with reasoning and a report."
+    ),
+}
+
+TOOL_ARGS: dict[str, type[BaseModel]] = {
+    "dkg_get_asset": UalArgs,
+    "dkg_sparql": SparqlArgs,
+    "dkg_get_asset_metadata": MetadataArgs,
+    "dkg_find_related_assets": FindRelatedArgs,
+    "dkg_find_duplicates": FindDuplicatesArgs,
+    "web_search": SearchArgs,
+    "extract_statements": ExtractArgs,
+    "propose_knowledge_assets": ProposeArgs,
+    "score_candidates": ScoreArgs,
+}
+
+DISCOVERY_TOOLS = [
+    "dkg_get_asset",
+    "dkg_sparql",
+    "dkg_find_related_assets",
+    "web_search",
+    "extract_statements",
+]
+ENRICHMENT_TOOLS = [
+    "dkg_get_asset",
+    "dkg_sparql",
+    "dkg_find_related_assets",
+    "propose_knowledge_assets",
+]
+VALIDATION_TOOLS = [
+    "dkg_get_asset",
+    "dkg_sparql",
+    "dkg_get_asset_metadata",
+    "dkg_find_duplicates",
+    "score_candidates",
+]

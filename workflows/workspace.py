@@ -1,0 +1,92 @@
+"""Pure helpers that read an agent's state into the workspace (no I/O)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from workflows.contracts import FileInfo, SpawnedSubagent, Todo
+
+
+def todos_from_state(state: dict[str, Any], agent: str) -> list[Todo]:
+    return [
+        Todo(content=str(t.get("content", "")), status=str(t.get("status", "pending")), agent=agent)
+        for t in state.get("todos") or []
+        if isinstance(t, dict)
+    ]
+
+
+def files_from_state(state: dict[str, Any]) -> list[FileInfo]:
+    files = []
+    for path, data in sorted((state.get("files") or {}).items()):
+        content = data.get("content", "") if isinstance(data, dict) else data
+        if isinstance(content, list):
+            content = "\n".join(str(line) for line in content)
+        files.append(FileInfo(path=path, size=len(str(content).encode())))
+    return files
+
+
+def subagents_from_messages(messages: list[Any]) -> list[SpawnedSubagent]:
+    answered = {getattr(m, "tool_call_id", None) for m in messages if m.type == "tool"}
+    spawned = []
+    for m in messages:
+        for call in getattr(m, "tool_calls", None) or []:
+            if call.get("name") != "task":
+                continue
+            args = call.get("args") or {}
+            spawned.append(
+                SpawnedSubagent(
+                    name=str(args.get("subagent_type", "general-purpose")),
+                    task=str(args.get("description", "")).split("\n", 1)[0][:200],
+                    status="completed" if call.get("id") in answered else "running",
+                )
+            )
+    return spawned
+
+
+def tool_results(messages: list[Any], tool: str) -> list[dict[str, Any]]:
+    """Every result row of every successful call of `tool`, in call order."""
+    rows: list[dict[str, Any]] = []
+    for m in messages:
+        if m.type != "tool" or getattr(m, "name", None) != tool:
+            continue
+        try:
+            body = json.loads(str(m.content))
+        except json.JSONDecodeError:
+            continue
+        if isinstance(body, dict) and body.get("success"):
+            rows.extend(r for r in body.get("results", []) if isinstance(r, dict))
+    return rows
+
+
+def final_output(messages: list[Any]) -> dict[str, Any]:
+    """The subagent's closing JSON; prose that is not JSON becomes the summary."""
+    last = next((m for m in reversed(messages) if m.type == "ai"), None)
+    if last is None:
+        return {"summary": "", "notes": []}
+    text = str(last.content).strip()
+    if text.startswith("```"):
+        text = text.strip("`").removeprefix("json").strip()
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return {"summary": text, "notes": []}
+    if not isinstance(value, dict):
+        return {"summary": text, "notes": []}
+    notes = value.get("notes") or []
+    value["notes"] = [str(n) for n in notes] if isinstance(notes, list) else [str(notes)]
+    return value
+
+
+def usage_from_messages(messages: list[Any]) -> tuple[int, int, int, int]:
+    """(model calls, tool calls, input tokens, output tokens) seen in one agent's transcript."""
+    calls = tools = tokens_in = tokens_out = 0
+    for m in messages:
+        if m.type == "ai":
+            calls += 1
+            usage = getattr(m, "usage_metadata", None) or {}
+            tokens_in += int(usage.get("input_tokens", 0))
+            tokens_out += int(usage.get("output_tokens", 0))
+        elif m.type == "tool":
+            tools += 1
+    return calls, tools, tokens_in, tokens_out
