@@ -119,6 +119,8 @@ class CorpusIndex:
         files = {str(p.resolve()): p for p in sorted(self.corpus_dir.glob("*.md"))}
         changed = 0
         with self._write_lock, self._connect() as conn:
+            # Take the write lock before reading, so two processes cannot both insert a path.
+            conn.execute("BEGIN IMMEDIATE")
             known = {
                 row[0]: row[1:]
                 for row in conn.execute("SELECT path, mtime_ns, size, sha256, id FROM documents")

@@ -8,9 +8,10 @@ so a lookup touches only the postings of the query's words.
 
 from __future__ import annotations
 
+import gc
 import re
 import unicodedata
-from bisect import bisect_right
+from bisect import bisect_right, insort
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,33 +44,43 @@ _SUBSTRING_HIT_CAP = 2000
 _COMMON_POSTING = 5000
 
 
+_JOINERS = re.compile(r"[.'\u2019]")
+_SEPARATORS = re.compile(r"[^\w\s]|_")
+
+
 def _fold(text: str) -> str:
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
 
 
 def normalise_label(text: str) -> str:
     """Lowercase, accents and punctuation removed, whitespace collapsed."""
-    folded = _fold(text)
     # Dots and apostrophes join ("S.A." -> "sa"); other punctuation separates words.
-    folded = re.sub(r"[.'\u2019]", "", folded)
-    return " ".join(re.sub(r"[^\w\s]|_", " ", folded).split())
+    return " ".join(_SEPARATORS.sub(" ", _JOINERS.sub("", _fold(text))).split())
 
 
-def normalise_name(text: str) -> str:
-    """normalise_label without trailing legal-form words (Co., Ltd., Inc., S.A. ...)."""
-    words = normalise_label(text).split()
+def _strip_legal(label: str) -> str:
+    words = label.split()
     while len(words) > 1 and (words[-1] in LEGAL_SUFFIXES or words[-1] == "and"):
         words.pop()
     return " ".join(words)
 
 
-def tokens(text: str) -> frozenset[str]:
+def _label_tokens(label: str) -> frozenset[str]:
     return frozenset(
-        w
-        for w in normalise_label(text).split()
-        if len(w) > 1 and w not in _STOPWORDS and w not in LEGAL_SUFFIXES
+        w for w in label.split() if len(w) > 1 and w not in _STOPWORDS and w not in LEGAL_SUFFIXES
     )
+
+
+def normalise_name(text: str) -> str:
+    """normalise_label without trailing legal-form words (Co., Ltd., Inc., S.A. ...)."""
+    return _strip_legal(normalise_label(text))
+
+
+def tokens(text: str) -> frozenset[str]:
+    return _label_tokens(normalise_label(text))
 
 
 def type_family(type_name: str) -> str:
@@ -108,20 +119,26 @@ class IndexEntry:
     identifiers: list[str] = field(default_factory=list)
     families: frozenset[str] = frozenset()
     name_tokens: list[frozenset[str]] = field(default_factory=list)
+    norm_names: list[str] = field(default_factory=list)
+    shortest: int = 99  # fewest words among its names: ranks one-word matches
 
 
 def entry_from_asset(ual: str, asset: dict[str, Any], stake: float) -> IndexEntry:
-    names = _strings(asset.get("name")) + _strings(asset.get("alternateName"))
+    names = list(dict.fromkeys(_strings(asset.get("name")) + _strings(asset.get("alternateName"))))
     types = asset_types(asset)
+    labels = [normalise_label(n) for n in names]
+    name_tokens = [_label_tokens(label) for label in labels]
     return IndexEntry(
         ual=ual,
         label=names[0] if names else ual,
         type=types[0] if types else "Thing",
         stake=stake,
-        names=list(dict.fromkeys(names)),
+        names=names,
         identifiers=_strings(asset.get("identifier")),
         families=frozenset(type_family(t) for t in types),
-        name_tokens=[tokens(n) for n in dict.fromkeys(names)],
+        name_tokens=name_tokens,
+        norm_names=labels,
+        shortest=min((len(t) for t in name_tokens), default=99),
     )
 
 
@@ -144,24 +161,30 @@ class LabelIndex:
         self._sub_names: list[tuple[str, str]] = []
         self._blob: str | None = None
         self._starts: list[int] = []
+        self._blob_len = 0
         self._gazetteer: list[tuple[str, str, str]] | None = None
+        self._ranked: dict[str, list[str]] = {}
 
     def __len__(self) -> int:
         return len(self.entries)
 
     def add(self, entry: IndexEntry) -> None:
         self.entries[entry.ual] = entry
-        for name in entry.names:
-            label = normalise_label(name)
+        for label, name_tokens in zip(entry.norm_names, entry.name_tokens, strict=True):
             if not label:
                 continue
             self._exact.setdefault(label, set()).add(entry.ual)
-            plain = normalise_name(name)
+            plain = _strip_legal(label)
             self._name.setdefault(plain, set()).add(entry.ual)
             for family in entry.families:
                 self._typed_names.setdefault((family, plain), set()).add(entry.ual)
-            for tok in tokens(name):
+            for tok in name_tokens:
                 self._tokens.setdefault(tok, set()).add(entry.ual)
+                if tok in self._ranked:
+                    # Keep the cached order valid instead of re-sorting a huge posting.
+                    insort(self._ranked[tok], entry.ual, key=self._rank_key)
+            self._starts.append(self._blob_len)
+            self._blob_len += len(label) + 1
             self._sub_names.append((label, entry.ual))
         for ident in entry.identifiers:
             key = ident.strip().lower()
@@ -199,22 +222,24 @@ class LabelIndex:
         matches.sort(key=lambda m: (-m.score, -m.entry.stake, m.entry.label))
         return matches[:limit]
 
-    def _token_matches(
-        self, text: str, limit: int, offer: Callable[[str, float], None]
-    ) -> None:
+    def _token_matches(self, text: str, limit: int, offer: Callable[[str, float], None]) -> None:
         query_tokens = tokens(text)
-        postings = sorted((self._tokens.get(t, set()) for t in query_tokens), key=len)
-        postings = [p for p in postings if p]
-        if not postings:
-            return
-        # Words shared by a large part of the index ("lithium", "group") would make every
-        # lookup touch most assets: candidates come from the rarest word, and more common
-        # words only widen the set while it is small.
+        postings = sorted(
+            ((t, self._tokens[t]) for t in query_tokens if t in self._tokens),
+            key=lambda tp: len(tp[1]),
+        )
+        # A word shared by a large part of the index ("lithium", "group") would make every
+        # lookup score most assets. Rare words contribute all their assets; a common word
+        # only its best-ranked few (shortest names, then highest stake), which are exactly
+        # the ones that would win a one-word query.
         candidates: set[str] = set()
-        for posting in postings:
-            if candidates and (len(posting) > _COMMON_POSTING or len(candidates) >= limit * 20):
+        for tok, posting in postings:
+            if len(candidates) >= limit * 20:
                 break
-            candidates |= posting
+            if len(posting) <= _COMMON_POSTING:
+                candidates |= posting
+            else:
+                candidates.update(self._ranked_posting(tok)[: limit * 20])
         for ual in candidates:
             best = 0.0
             for name_tokens in self.entries[ual].name_tokens:
@@ -224,14 +249,20 @@ class LabelIndex:
             if best:
                 offer(ual, 0.4 + 0.45 * best)
 
+    def _rank_key(self, ual: str) -> float:
+        # One float (fewest words first, then highest stake) sorts far faster than a tuple.
+        entry = self.entries[ual]
+        return entry.shortest * 1e13 - entry.stake
+
+    def _ranked_posting(self, tok: str) -> list[str]:
+        ranked = self._ranked.get(tok)
+        if ranked is None:
+            ranked = self._ranked[tok] = sorted(self._tokens[tok], key=self._rank_key)
+        return ranked
+
     def _substring_hits(self, query: str) -> list[tuple[str, str]]:
         if self._blob is None:
             # One joined string lets str.find (C speed) do the scanning.
-            self._starts = []
-            offset = 0
-            for label, _ in self._sub_names:
-                self._starts.append(offset)
-                offset += len(label) + 1
             self._blob = "\n".join(label for label, _ in self._sub_names)
         hits: list[tuple[str, str]] = []
         pos = self._blob.find(query)
@@ -262,9 +293,28 @@ class LabelIndex:
     def gazetteer(self) -> list[tuple[str, str, str]]:
         if self._gazetteer is None:
             rows = {
-                (name, entry.ual, entry.type)
+                (name, entry.ual, entry.type, entry.stake)
                 for entry in self.entries.values()
                 for name in entry.names
             }
-            self._gazetteer = sorted(rows, key=lambda r: (-len(r[0]), r[0], r[1]))
+            # Longest first for greedy mention matching; for one label shared by several
+            # assets, the best-staked comes first so "first wins" picks the trusted one.
+            ordered = sorted(rows, key=lambda r: (-len(r[0]), r[0], -r[3], r[1]))
+            self._gazetteer = [(name, ual, type_) for name, ual, type_, _ in ordered]
         return list(self._gazetteer)
+
+
+def build_index(entries: Iterable[IndexEntry]) -> LabelIndex:
+    """Index many entries at once (the lazy build over a whole store)."""
+    index = LabelIndex()
+    # Hundreds of thousands of small sets and dataclasses make the cyclic GC rescan the
+    # growing heap again and again; nothing here forms cycles, so pause it meanwhile.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for entry in entries:
+            index.add(entry)
+    finally:
+        if was_enabled:
+            gc.enable()
+    return index

@@ -29,7 +29,7 @@ from pyoxigraph import (
     Store,
 )
 
-from storage.dkg_index import LabelIndex, entry_from_asset
+from storage.dkg_index import LabelIndex, build_index, entry_from_asset
 from storage.jsonld_rdf import (
     RDF_TYPE,
     SCHEMA,
@@ -327,11 +327,12 @@ class EmbeddedDkg:
                 q.subject.value: float(q.object.value)
                 for q in self._s.quads_for_pattern(None, _dkg("stakeAmount"), None, METADATA_GRAPH)
             }
-            index = LabelIndex()
-            for q in self._s.quads_for_pattern(None, _dkg("jsonld"), None, METADATA_GRAPH):
-                ual = q.subject.value
-                index.add(entry_from_asset(ual, json.loads(q.object.value), stakes.get(ual, 0.0)))
-            self._index = index
+            self._index = build_index(
+                entry_from_asset(
+                    q.subject.value, json.loads(q.object.value), stakes.get(q.subject.value, 0.0)
+                )
+                for q in self._s.quads_for_pattern(None, _dkg("jsonld"), None, METADATA_GRAPH)
+            )
         return self._index
 
     def find_related(

@@ -52,7 +52,7 @@ class Context:
 
     def __init__(self, raw: Any) -> None:
         self.vocab: str | None = None
-        self.prefixes: dict[str, str] = {"schema": SCHEMA}
+        self.prefixes: dict[str, str] = {"schema": SCHEMA, "xsd": XSD}
         self._absorb(raw)
         if self.vocab is None:
             raise JsonLdError(

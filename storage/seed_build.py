@@ -139,6 +139,8 @@ class Seed:
 
 
 # ---- curated entities -------------------------------------------------------------------
+# Hand-aligned data tables read better than one-argument-per-line formatting.
+# fmt: off
 
 
 def supply_chain(s: Seed) -> None:
@@ -955,6 +957,8 @@ def clinical_trials(s: Seed) -> None:
           sponsor="@org:eisai", studySubject="@drug:lecanemab", status="Completed",
           additionalProperty={"@type": "PropertyValue", "name": "enrollment",
                               "value": 1906})  # conflict: enrollment
+
+# fmt: on
 
 
 def build() -> Seed:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -85,22 +86,29 @@ def test_a_bad_tag_exits_2_with_one_line(settings: Settings) -> None:
     assert not done.stdout
 
 
-def temporal_cli(address: str, *args: str) -> Any:
-    done = subprocess.run(
-        [str(temporal_binary()), "workflow", *args, "--address", address, "-o", "json"],
-        capture_output=True,
-        text=True,
-        timeout=60,
+async def temporal_cli(address: str, *args: str) -> Any:
+    # Async: the worker under test runs on this same event loop.
+    proc = await asyncio.create_subprocess_exec(
+        str(temporal_binary()),
+        "workflow",
+        *args,
+        "--address",
+        address,
+        "-o",
+        "json",
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout) if done.stdout.strip() else None
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 0, err.decode()
+    return json.loads(out) if out.strip() else None
 
 
 async def test_temporal_cli_can_query_and_signal_a_run(stack: Stack, settings: Settings) -> None:
     request = MiningRequest(query=QUESTION, domainTags=["supply_chain"])
     handle = await start_run(stack.client, settings.task_queue, request)
     ws = await wait_for_review(handle)
-    answer = temporal_cli(
+    answer = await temporal_cli(
         stack.temporal_address, "query", "--type", "workspace", "--workflow-id", handle.id
     )
     workspace = answer["queryResult"][0]
@@ -108,7 +116,7 @@ async def test_temporal_cli_can_query_and_signal_a_run(stack: Stack, settings: S
     assert workspace["pendingApprovals"] == ws.pendingApprovals
 
     target = ws.pendingApprovals[0]
-    temporal_cli(
+    await temporal_cli(
         stack.temporal_address,
         "signal",
         "--name",
@@ -122,8 +130,6 @@ async def test_temporal_cli_can_query_and_signal_a_run(stack: Stack, settings: S
         after = await handle.query(MiningWorkflow.workspace)
         if target not in after.pendingApprovals:
             break
-        import asyncio
-
         await asyncio.sleep(0.1)
     approved = next(c for c in after.candidates if c.id == target)
     assert approved.status == "approved"

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from storage.dkg_index import LabelIndex, entry_from_asset, normalise_name
+from storage.dkg_index import IndexEntry, build_index, entry_from_asset, normalise_name
 from storage.dkg_store import (
     SEED_DIR,
     UAL_PREFIX,
@@ -311,8 +311,10 @@ def test_publish_is_idempotent_per_content(fresh: EmbeddedDkg) -> None:
         ({"@context": "https://example.org/ctx", "@type": "Thing"}, "@context"),
         ({"@context": 5, "@type": "Thing"}, "@context"),
         (["not", "an", "object"], "object"),
-        ({"@context": "https://schema.org/", "@type": "Thing", "url": {"@id": "not an iri"}},
-         "IRI"),
+        (
+            {"@context": "https://schema.org/", "@type": "Thing", "url": {"@id": "not an iri"}},
+            "IRI",
+        ),
     ],
 )
 def test_invalid_assets_are_refused(fresh: EmbeddedDkg, doc: Any, message: str) -> None:
@@ -442,17 +444,26 @@ def test_gazetteer_longest_first(seeded: EmbeddedDkg) -> None:
     assert lengths == sorted(lengths, reverse=True)
     entries = {(label, type_) for label, _, type_ in gaz}
     assert ("SQM", "Corporation") in entries and ("Greenbushes", "Place") in entries
+    # One label, several assets: the best-staked one comes first ("first wins" downstream).
+    for label in ("Chile", "Ganfeng Lithium", "Clarity AD"):
+        first = next(ual for name, ual, _ in gaz if name == label)
+        stakes = [seeded.get_metadata(ual) for name, ual, _ in gaz if name == label]
+        best = max((m for m in stakes if m), key=lambda m: m.stakeAmount)
+        assert len(stakes) == 2 and first == best.ual, label
 
 
 def test_label_index_is_fast_on_100k_assets() -> None:
-    index = LabelIndex()
-    for i in range(100_000):
-        name = f"Lithium Holding {i}" if i % 10 == 0 else f"Entity {i} Minerals Group"
-        doc = {"@type": "Corporation", "name": name, "identifier": f"ID{i}"}
-        index.add(entry_from_asset(f"u{i}", doc, float(i % 997)))
+    def entries() -> Iterator[IndexEntry]:
+        for i in range(100_000):
+            name = f"Lithium Holding {i}" if i % 10 == 0 else f"Entity {i} Minerals Group"
+            doc = {"@type": "Corporation", "name": name, "identifier": f"ID{i}"}
+            yield entry_from_asset(f"u{i}", doc, float(i % 997))
+
+    index = build_index(entries())
     started = time.perf_counter()
     for i in range(1, 51):
-        assert index.related(f"Entity {i * 7} Minerals Group", 10)[0].entry.ual == f"u{i * 7}"
+        n = i * 10 + 3
+        assert index.related(f"Entity {n} Minerals Group", 10)[0].entry.ual == f"u{n}"
         assert index.related(f"lithium holding {i * 10}", 5)[0].entry.ual == f"u{i * 10}"
     assert index.related("ID4242", 1)[0].entry.ual == "u4242"
     assert len(index.related("minerals", 10)) == 10

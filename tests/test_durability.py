@@ -49,7 +49,7 @@ async def wait_for_phase(client: Client, run_id: str, phases: set[Phase]) -> Pha
             ws = await handle.query(MiningWorkflow.workspace)
             if ws.phase in phases:
                 return ws.phase
-            assert ws.phase not in (Phase.REVIEW, Phase.COMPLETED), "run passed validation"
+            assert ws.phase not in (Phase.PUBLISHING, Phase.COMPLETED), "run passed validation"
         except AssertionError:
             raise
         except Exception:  # noqa: BLE001 (the run's first task may not have run yet)

@@ -99,8 +99,11 @@ async def test_an_invalid_decision_is_refused_clearly_and_changes_nothing(
 async def test_a_bad_signal_is_recorded_and_ignored(stack: Stack, settings: Any) -> None:
     handle, ws = await start_reviewed_run(stack, settings.task_queue)
     await handle.signal(MiningWorkflow.approve, "cand-does-not-exist")
-    await asyncio.sleep(0.5)
-    after = await handle.query(MiningWorkflow.workspace)
-    assert any("unknown candidate" in e for e in after.errors)
+    for _ in range(50):
+        after = await handle.query(MiningWorkflow.workspace)
+        if after.errors:
+            break
+        await asyncio.sleep(0.1)
+    assert any("unknown candidate" in e for e in after.errors), after.errors
     assert after.pendingApprovals == ws.pendingApprovals
     await handle.cancel()

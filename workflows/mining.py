@@ -346,5 +346,9 @@ class MiningWorkflow:
 
     @workflow.query
     def workspace(self) -> Workspace:
-        self._sync()
-        return self._ws
+        # Rebuilt from a dump so every field counts as set: the converter drops
+        # unset fields, and in-place appends do not mark a field as set.
+        snapshot = Workspace.model_validate(self._ws.model_dump())
+        snapshot.candidates = list(self._candidates.values())
+        snapshot.pendingApprovals = self._pending() if self._ws.phase == Phase.REVIEW else []
+        return Workspace.model_validate(snapshot.model_dump())
