@@ -79,7 +79,14 @@ async def embedded_stack(
                 await asyncio.to_thread(wait_for_port, port, 30.0)
                 api_url = f"http://{LOOPBACK}:{port}"
             settings.stack_file.write_text(
-                json.dumps({"pid": os.getpid(), "temporal": address, "api": api_url})
+                json.dumps(
+                    {
+                        "pid": os.getpid(),
+                        "temporal": address,
+                        "temporalPid": server.process.pid if server and server.process else None,
+                        "api": api_url,
+                    }
+                )
             )
             try:
                 yield Stack(client, services, address, api_url)

@@ -6,7 +6,6 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
-from storage.corpus_index import CorpusIndex
 from temporalio.client import Client
 from temporalio.worker import Worker
 
@@ -19,6 +18,7 @@ from activities.runtime import RuntimeActivities
 from activities.search import CorpusSearch, SearchActivities, TavilySearch
 from activities.validation import ValidationActivities
 from kminer.config import Settings
+from storage.corpus_index import CorpusIndex
 from storage.db import make_engine
 from storage.dkg_store import DkgError, EmbeddedDkg
 from storage.memory_repo import MemoryRepository

@@ -140,3 +140,47 @@ def test_readme_shows_the_two_commands_first() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     first_commands = [line.strip() for line in readme.splitlines() if line.startswith("make ")]
     assert first_commands[:2] == ["make demo", "make test"]
+
+
+def test_dkg_commands_query_get_and_load(settings: Settings, tmp_path: Path) -> None:
+    high = kminer(
+        settings,
+        "dkg",
+        "query",
+        "SELECT ?ual ?stake WHERE { GRAPH <did:dkg:metadata> "
+        "{ ?ual dkg:stakeAmount ?stake FILTER(?stake > 50000) } }",
+    )
+    assert high.returncode == 0, high.stderr
+    rows = json.loads(high.stdout)["rows"]
+    assert rows and all(float(r["stake"]) > 50000 for r in rows)
+
+    ual = rows[0]["ual"]
+    got = kminer(settings, "dkg", "get", ual)
+    assert got.returncode == 0 and json.loads(got.stdout)["asset"]["@type"]
+
+    refused = kminer(settings, "dkg", "query", "DELETE WHERE { ?s ?p ?o }")
+    assert refused.returncode == 2
+    assert len(refused.stderr.strip().splitlines()) == 1 and "read queries" in refused.stderr
+
+    missing = kminer(settings, "dkg", "get", "did:dkg:otp:2043/0x0/999999")
+    assert missing.returncode == 2 and "no Knowledge Asset" in missing.stderr
+
+    new = tmp_path / "asset.json"
+    new.write_text(
+        json.dumps(
+            {
+                "asset": {
+                    "@context": "https://schema.org/",
+                    "@type": "Organization",
+                    "@id": "urn:test:org:acme-lithium",
+                    "name": "Acme Lithium Test",
+                    "identifier": "urn:test:acme",
+                },
+                "metadata": {"stakeAmount": 60000, "publisher": "0xabc", "domain": "supply_chain"},
+            }
+        )
+    )
+    loaded = kminer(settings, "dkg", "load", str(new))
+    assert loaded.returncode == 0 and loaded.stdout.startswith("loaded 1 assets")
+    again = kminer(settings, "dkg", "load", str(new))
+    assert again.stdout.startswith("loaded 0 assets"), "loading is idempotent"

@@ -1,0 +1,87 @@
+"""The REST API over a real stack: health, validation errors, runs and decisions."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from kminer.stack import Stack
+from workflows.contracts import Phase
+
+
+async def test_healthz_answers_once_the_stack_is_up(stack: Stack) -> None:
+    async with httpx.AsyncClient(base_url=stack.api_url or "") as http:
+        answer = await http.get("/healthz")
+    assert answer.status_code == 200
+    assert answer.json()["status"] == "ok"
+
+
+async def test_a_bad_tag_is_a_422_with_the_rule(stack: Stack) -> None:
+    async with httpx.AsyncClient(base_url=stack.api_url or "") as http:
+        answer = await http.post("/api/runs", json={"query": "q", "domainTags": ["no-dash"]})
+    assert answer.status_code == 422
+    assert "invalid domain tag 'no-dash'" in answer.text
+
+
+async def test_a_run_is_started_reviewed_and_decided_over_http(stack: Stack) -> None:
+    async with httpx.AsyncClient(base_url=stack.api_url or "", timeout=30) as http:
+        started = await http.post(
+            "/api/runs",
+            json={
+                "query": "Which suppliers of lithium carry geopolitical risk?",
+                "domainTags": ["#Supply_Chain"],
+            },
+        )
+        assert started.status_code == 201, started.text
+        run = started.json()
+        assert run["threadId"] == "supply_chain"
+        for _ in range(300):
+            ws = (await http.get(f"/api/runs/{run['runId']}")).json()
+            if ws["phase"] == Phase.REVIEW:
+                break
+            await asyncio.sleep(0.2)
+        assert ws["phase"] == "REVIEW" and ws["pendingApprovals"]
+
+        unknown = await http.post(
+            f"/api/runs/{run['runId']}/decisions",
+            json=[{"candidateId": "cand-missing", "action": "approve"}],
+        )
+        assert unknown.status_code == 409
+        assert "unknown candidate" in unknown.json()["detail"]
+
+        decisions = [
+            {"candidateId": cid, "action": "reject", "reason": "test"}
+            for cid in ws["pendingApprovals"]
+        ]
+        decided = await http.post(f"/api/runs/{run['runId']}/decisions", json=decisions)
+        assert decided.status_code == 200
+        assert {d["status"] for d in decided.json()} == {"rejected"}
+        for _ in range(100):
+            result = await http.get(f"/api/runs/{run['runId']}/result")
+            if result.status_code == 200:
+                break
+            await asyncio.sleep(0.2)
+        assert result.json()["publishedAssets"] == []
+
+
+async def test_the_dkg_endpoint_refuses_updates(stack: Stack) -> None:
+    async with httpx.AsyncClient(base_url=stack.api_url or "") as http:
+        refused = await http.post(
+            "/api/dkg/sparql", json={"query": "INSERT DATA { <urn:a> <urn:b> <urn:c> }"}
+        )
+        count = await http.post(
+            "/api/dkg/sparql",
+            json={
+                "query": "SELECT (COUNT(*) AS ?n) WHERE { GRAPH <did:dkg:metadata> "
+                "{ ?ual dkg:stakeAmount ?s FILTER(?s > 50000) } }"
+            },
+        )
+    assert refused.status_code == 400 and "read queries" in refused.json()["detail"]
+    assert count.status_code == 200 and int(count.json()["rows"][0]["n"]) > 0
+
+
+async def test_unknown_runs_are_404(stack: Stack) -> None:
+    async with httpx.AsyncClient(base_url=stack.api_url or "") as http:
+        answer = await http.get("/api/runs/mine-doesnotexist")
+    assert answer.status_code == 404

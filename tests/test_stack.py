@@ -1,0 +1,84 @@
+"""`kminer up` brings the three parts up together and takes them down together."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from temporalio.client import Client, WorkflowFailureError
+
+from kminer.config import Settings
+from kminer.devserver import free_port
+from kminer.worker import connect
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_up_serves_healthz_and_leaves_nothing_behind_on_sigterm(tmp_path: Path) -> None:
+    port = free_port()
+    data = tmp_path / "data"
+    env = {k: v for k, v in os.environ.items() if k not in ("TEMPORAL_ADDRESS", "OPENAI_API_KEY")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kminer.cli", "up", "--port", str(port), "--data-dir", str(data)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 90
+        healthy = None
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                healthy = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
+                if healthy.status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.3)
+        assert healthy is not None and healthy.status_code == 200
+        stack = json.loads((data / "stack.json").read_text())
+        assert stack["pid"] == proc.pid and stack["temporal"].startswith("127.0.0.1:")
+        temporal_pid = stack["temporalPid"]
+        assert _alive(temporal_pid)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+    assert proc.returncode == 0
+    assert not (data / "stack.json").exists()
+    assert not _alive(temporal_pid), "the dev server must stop with the stack"
+    assert (data / "temporal.db").exists(), "runs persist in the data dir"
+
+
+async def test_a_run_started_with_a_bad_tag_fails_with_a_clear_message(
+    settings: Settings,
+) -> None:
+    # What someone with the Temporal CLI could start: a raw JSON input, unchecked.
+    client: Client = await connect(settings, settings.temporal_address or "")
+    from kminer.stack import embedded_stack
+
+    async with embedded_stack(settings, with_api=False):
+        handle = await client.start_workflow(
+            "MiningWorkflow",
+            {"query": "lithium", "domainTags": ["bad tag!"]},
+            id=f"bad-{os.getpid()}-{time.time_ns()}",
+            task_queue=settings.task_queue,
+        )
+        try:
+            await handle.result()
+            raise AssertionError("the run should fail")
+        except WorkflowFailureError as failure:
+            message = str(failure.cause)
+    assert "invalid mining request" in message and "invalid domain tag 'bad tag!'" in message
