@@ -14,7 +14,10 @@ import math
 import re
 import threading
 import time
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import islice
 from pathlib import Path
 from typing import Any
 from typing import Literal as Kind
@@ -29,7 +32,7 @@ from pyoxigraph import (
     Store,
 )
 
-from storage.dkg_index import LabelIndex, build_index, entry_from_asset
+from storage.dkg_index import IndexEntry, LabelIndex, build_index, entry_from_asset
 from storage.jsonld_rdf import (
     RDF_TYPE,
     SCHEMA,
@@ -280,44 +283,73 @@ class EmbeddedDkg:
         publish_time: str | None = None,
         update_count: int = 0,
     ) -> PublishResult:
-        _validate(asset, publisher, stake_amount)
-        when = _iso_time(publish_time)
-        digest = content_hash(asset)
+        draft = _draft(
+            asset,
+            publisher=publisher,
+            stake_amount=stake_amount,
+            domain=domain,
+            publish_time=publish_time,
+            update_count=update_count,
+        )
         with self._lock:
             hashes = self._state()
-            if digest in hashes:
-                return PublishResult(ual=hashes[digest], created=False)
+            if draft.digest in hashes:
+                return PublishResult(ual=hashes[draft.digest], created=False)
             token = self._next_token
-            ual = f"{UAL_PREFIX}{token}"
-            try:
-                subject = NamedNode(subject_iri(asset, ual))
-                quads = jsonld_to_quads(asset, subject, NamedNode(ual))
-            except (JsonLdError, ValueError) as exc:
-                raise DkgValidationError(f"asset cannot be converted to RDF: {exc}") from exc
-            entry = entry_from_asset(ual, asset, stake_amount)
-            meta: list[tuple[str, NamedNode | Literal]] = [
-                ("tokenId", typed_literal(str(token), "integer")),
-                ("stakeAmount", typed_literal(decimal_lexical(stake_amount), "decimal")),
-                ("publisher", Literal(publisher)),
-                ("publishTime", typed_literal(when, "dateTime")),
-                ("updateCount", typed_literal(str(int(update_count)), "integer")),
-                ("contentHash", Literal(digest)),
-                ("jsonld", Literal(canonical_json(asset))),
-                ("subject", subject),
-            ]
-            if domain:
-                meta.append(("domain", Literal(domain)))
-            node = NamedNode(ual)
-            quads += [Quad(node, _dkg(k), v, METADATA_GRAPH) for k, v in meta]
-            quads.append(Quad(node, RDF_TYPE, _dkg("KnowledgeAsset"), METADATA_GRAPH))
-            if entry.names:
-                quads.append(Quad(node, RDFS_LABEL, Literal(entry.label), METADATA_GRAPH))
+            ual, quads, entry = draft.records(token)
             self._s.extend(quads)
-            hashes[digest] = ual
+            hashes[draft.digest] = ual
             self._next_token = token + 1
             if self._index is not None:
                 self._index.add(entry)
         return PublishResult(ual=ual, created=True)
+
+    def bulk_load(self, items: Iterable[Any], *, chunk_size: int = 20_000) -> int:
+        """Publish many `{"asset": ..., "metadata": ...}` items (or bare assets) at once.
+
+        Each item gets exactly the triples `publish` would write (content already in
+        the store, or earlier in `items`, is skipped the same way), but they go through
+        pyoxigraph's bulk loader, which writes the store's files directly instead of
+        committing one transaction per asset: far faster for a large import. Items are
+        validated and converted a chunk at a time and a chunk is written only once all
+        of it converted, so an invalid item raises DkgValidationError with the earlier
+        chunks stored and nothing of its own chunk. The bulk loader is not
+        transactional: use it to build or extend a store, not for routine publishing.
+        Returns the number of assets created.
+        """
+        if chunk_size < 1:
+            raise ValueError("chunk_size must be >= 1")
+        created = 0
+        pending = iter(items)
+        with self._lock:
+            while chunk := list(islice(pending, chunk_size)):
+                created += self._bulk_chunk(chunk)
+        return created
+
+    def _bulk_chunk(self, chunk: list[Any]) -> int:
+        hashes = self._state()
+        token = self._next_token
+        minted: dict[str, str] = {}
+        quads: list[Quad] = []
+        entries: list[IndexEntry] = []
+        for item in chunk:
+            asset, kwargs = _item_args(item)
+            draft = _draft(asset, **kwargs)
+            if draft.digest in hashes or draft.digest in minted:
+                continue
+            ual, asset_quads, entry = draft.records(token)
+            quads += asset_quads
+            entries.append(entry)
+            minted[draft.digest] = ual
+            token += 1
+        if quads:
+            self._s.bulk_extend(quads)
+        hashes.update(minted)
+        self._next_token = token
+        if self._index is not None:
+            for entry in entries:
+                self._index.add(entry)
+        return len(minted)
 
     # -- index-backed lookups -------------------------------------------------------------
 
@@ -369,17 +401,8 @@ class EmbeddedDkg:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         created = 0
         for item in data if isinstance(data, list) else [data]:
-            asset = item.get("asset", item) if isinstance(item, dict) else item
-            meta = item.get("metadata", {}) if isinstance(item, dict) and "asset" in item else {}
-            result = self.publish(
-                asset,
-                publisher=str(meta.get("publisher") or "0x" + "0" * 40),
-                stake_amount=float(meta.get("stakeAmount", 0.0)),
-                domain=meta.get("domain"),
-                publish_time=meta.get("publishTime"),
-                update_count=int(meta.get("updateCount", 0)),
-            )
-            created += int(result.created)
+            asset, kwargs = _item_args(item)
+            created += int(self.publish(asset, **kwargs).created)
         return created
 
     def load_seed_dir(self, seed_dir: Path = SEED_DIR) -> int:
@@ -388,6 +411,83 @@ class EmbeddedDkg:
     def ensure_seeded(self, seed_dir: Path = SEED_DIR) -> int:
         with self._lock:
             return 0 if self.count_assets() else self.load_seed_dir(seed_dir)
+
+
+def _item_args(item: Any) -> tuple[Any, dict[str, Any]]:
+    """The asset of a seed item and the `publish` keyword arguments of its metadata."""
+    asset = item.get("asset", item) if isinstance(item, dict) else item
+    meta = item.get("metadata", {}) if isinstance(item, dict) and "asset" in item else {}
+    return asset, {
+        "publisher": str(meta.get("publisher") or "0x" + "0" * 40),
+        "stake_amount": float(meta.get("stakeAmount", 0.0)),
+        "domain": meta.get("domain"),
+        "publish_time": meta.get("publishTime"),
+        "update_count": int(meta.get("updateCount", 0)),
+    }
+
+
+@dataclass(frozen=True)
+class _Draft:
+    """A validated asset and its publish metadata, not yet given a token."""
+
+    asset: dict[str, Any]
+    digest: str
+    publisher: str
+    stake_amount: float
+    domain: str | None
+    when: str
+    update_count: int
+
+    def records(self, token: int) -> tuple[str, list[Quad], IndexEntry]:
+        """The UAL for `token`, every quad to store (asset graph + metadata), its index entry."""
+        ual = f"{UAL_PREFIX}{token}"
+        try:
+            subject = NamedNode(subject_iri(self.asset, ual))
+            quads = jsonld_to_quads(self.asset, subject, NamedNode(ual))
+        except (JsonLdError, ValueError) as exc:
+            raise DkgValidationError(f"asset cannot be converted to RDF: {exc}") from exc
+        entry = entry_from_asset(ual, self.asset, self.stake_amount)
+        meta: list[tuple[str, NamedNode | Literal]] = [
+            ("tokenId", typed_literal(str(token), "integer")),
+            ("stakeAmount", typed_literal(decimal_lexical(self.stake_amount), "decimal")),
+            ("publisher", Literal(self.publisher)),
+            ("publishTime", typed_literal(self.when, "dateTime")),
+            ("updateCount", typed_literal(str(int(self.update_count)), "integer")),
+            ("contentHash", Literal(self.digest)),
+            ("jsonld", Literal(canonical_json(self.asset))),
+            ("subject", subject),
+        ]
+        if self.domain:
+            meta.append(("domain", Literal(self.domain)))
+        node = NamedNode(ual)
+        quads += [Quad(node, _dkg(k), v, METADATA_GRAPH) for k, v in meta]
+        quads.append(Quad(node, RDF_TYPE, _dkg("KnowledgeAsset"), METADATA_GRAPH))
+        if entry.names:
+            quads.append(Quad(node, RDFS_LABEL, Literal(entry.label), METADATA_GRAPH))
+        return ual, quads, entry
+
+
+def _draft(
+    asset: Any,
+    *,
+    publisher: str,
+    stake_amount: float,
+    domain: str | None,
+    publish_time: str | None,
+    update_count: int,
+) -> _Draft:
+    """Validate an asset for publishing (same checks and order as always) and hash it."""
+    _validate(asset, publisher, stake_amount)
+    when = _iso_time(publish_time)
+    return _Draft(
+        asset=asset,
+        digest=content_hash(asset),
+        publisher=publisher,
+        stake_amount=stake_amount,
+        domain=domain,
+        when=when,
+        update_count=update_count,
+    )
 
 
 def _iso_time(value: str | None) -> str:

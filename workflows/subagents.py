@@ -16,15 +16,15 @@ from temporalio.common import RetryPolicy
 
 from activities.agents import prompts
 from workflows.agent_tools import activity_tools
-from workflows.contracts import MiningRequest, Usage, Workspace
+from workflows.contracts import MiningRequest, Workspace
 from workflows.tool_contracts import DISCOVERY_TOOLS, ENRICHMENT_TOOLS, VALIDATION_TOOLS
+from workflows.usage import UsageCounter
 from workflows.workspace import (
     files_from_state,
     final_output,
     subagents_from_messages,
     todos_from_state,
     tool_results,
-    usage_from_messages,
 )
 
 with workflow.unsafe.imports_passed_through():
@@ -62,7 +62,7 @@ class SubagentRunner:
         self._todos: dict[str, list[Any]] = {}
         self._spawned: dict[str, list[Any]] = {}
         self._files: dict[str, Any] = {}
-        self._usage: dict[str, tuple[int, int, int, int]] = {}
+        self._counter = UsageCounter(ws.usage)
 
     def _notes(self, name: str) -> dict[str, str]:
         return {p: t for p, t in self._memory.items() if p.endswith(f"/{name}.md") and t}
@@ -87,7 +87,10 @@ class SubagentRunner:
         )
         state: dict[str, Any] = {}
         message = prompts.task_message(title, payload)
-        config = {"recursion_limit": 20 + 10 * self._request.maxIterations}
+        config = {
+            "recursion_limit": 20 + 10 * self._request.maxIterations,
+            "callbacks": [self._counter],
+        }
         async for state in agent.astream(
             {"messages": [{"role": "user", "content": message}]},
             config=config,
@@ -108,17 +111,9 @@ class SubagentRunner:
         self._spawned[role] = subagents_from_messages(messages)
         for info in files_from_state(state):
             self._files[info.path] = info
-        self._usage[role] = usage_from_messages(messages)
         self._ws.todos = [t for todos in self._todos.values() for t in todos]
         self._ws.spawnedSubagents = [s for spawned in self._spawned.values() for s in spawned]
         self._ws.filesystemFiles = list(self._files.values())
-        totals = [sum(u[i] for u in self._usage.values()) for i in range(4)]
-        self._ws.usage = Usage(
-            modelCalls=totals[0],
-            toolCalls=totals[1],
-            inputTokens=totals[2],
-            outputTokens=totals[3],
-        )
 
     async def discovery(self) -> SubagentOutcome:
         req = self._request

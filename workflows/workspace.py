@@ -76,17 +76,3 @@ def final_output(messages: list[Any]) -> dict[str, Any]:
     notes = value.get("notes") or []
     value["notes"] = [str(n) for n in notes] if isinstance(notes, list) else [str(notes)]
     return value
-
-
-def usage_from_messages(messages: list[Any]) -> tuple[int, int, int, int]:
-    """(model calls, tool calls, input tokens, output tokens) seen in one agent's transcript."""
-    calls = tools = tokens_in = tokens_out = 0
-    for m in messages:
-        if m.type == "ai":
-            calls += 1
-            usage = getattr(m, "usage_metadata", None) or {}
-            tokens_in += int(usage.get("input_tokens", 0))
-            tokens_out += int(usage.get("output_tokens", 0))
-        elif m.type == "tool":
-            tools += 1
-    return calls, tools, tokens_in, tokens_out

@@ -1,0 +1,31 @@
+"""Counts model and tool calls of an agent tree, sub-agents included, as they happen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from temporalio import workflow
+
+from workflows.contracts import Usage
+
+with workflow.unsafe.imports_passed_through():
+    from langchain_core.callbacks import AsyncCallbackHandler
+
+
+class UsageCounter(AsyncCallbackHandler):
+    """A LangChain callback: it only counts, so it is safe inside the workflow."""
+
+    def __init__(self, usage: Usage) -> None:
+        self.usage = usage
+
+    async def on_llm_end(self, response: Any, **kwargs: Any) -> None:
+        self.usage.modelCalls += 1
+        for generations in response.generations:
+            for generation in generations:
+                meta = getattr(getattr(generation, "message", None), "usage_metadata", None)
+                if meta:
+                    self.usage.inputTokens += int(meta.get("input_tokens", 0))
+                    self.usage.outputTokens += int(meta.get("output_tokens", 0))
+
+    async def on_tool_end(self, output: Any, **kwargs: Any) -> None:
+        self.usage.toolCalls += 1
