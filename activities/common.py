@@ -9,10 +9,11 @@ from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 from temporalio import activity
 
-from storage.tables import AuditEvent
+from storage.tables import AuditEvent, Blob
 from workflows.tool_contracts import (
     MAX_TOOL_RESULT_CHARS,
     ProvenanceItem,
@@ -29,9 +30,9 @@ def args_hash(args: Any) -> str:
 def cap_results(results: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
     """Keep whole rows while they fit, so history never carries a giant payload."""
     kept: list[dict[str, Any]] = []
-    used = 0
+    used = 2  # the list's brackets
     for row in results:
-        size = len(json.dumps(row, default=str))
+        size = len(json.dumps(row, default=str)) + 2  # and its ", " separator
         if used + size > MAX_TOOL_RESULT_CHARS:
             return kept, True
         kept.append(row)
@@ -39,11 +40,30 @@ def cap_results(results: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bo
     return kept, False
 
 
+def store_blob(engine: Engine, content: str) -> str:
+    """Keep a large body out of history: content-addressed, written once."""
+    digest = hashlib.sha256(content.encode()).hexdigest()
+    with Session(engine) as session:
+        if session.get(Blob, digest) is None:
+            session.add(Blob(sha256=digest, content=content, size=len(content)))
+            try:
+                session.commit()
+            except IntegrityError:
+                session.rollback()  # a concurrent retry stored the same body
+    return digest
+
+
 class Auditor:
     """Writes one AuditEvent per tool call. Losing an audit row never fails a tool."""
 
     def __init__(self, engine: Engine | None) -> None:
         self._engine = engine
+
+    def overflow(self, results: list[dict[str, Any]]) -> str | None:
+        """Store the full results of a capped tool answer; None without a database."""
+        if self._engine is None:
+            return None
+        return store_blob(self._engine, json.dumps(results, sort_keys=True, default=str))
 
     def record(self, tool: str, args: Any, count: int, elapsed_ms: int, success: bool) -> None:
         if self._engine is None:
@@ -91,10 +111,13 @@ def run_tool(
         )
     elapsed = int((time.perf_counter() - start) * 1000)
     kept, truncated = cap_results(results)
+    blob = auditor.overflow(results) if truncated else None
     auditor.record(tool, args, len(results), elapsed, True)
     return ToolResponse(
         success=True,
         results=kept,
         provenance=[ProvenanceItem(**item) for item in provenance[:50]],
-        metadata=ToolMetadata(elapsed_ms=elapsed, truncated=truncated, count=len(results)),
+        metadata=ToolMetadata(
+            elapsed_ms=elapsed, truncated=truncated, count=len(results), blobRef=blob
+        ),
     )

@@ -133,4 +133,16 @@ def create_app(client: Client, task_queue: str, services: Any | None = None) -> 
         meta = services.dkg.get_metadata(ual)
         return {"ual": ual, "asset": asset, "metadata": meta.model_dump() if meta else None}
 
+    @app.get("/api/blobs/{sha256}")
+    def get_blob(sha256: str, services: Any = Depends(_services)) -> dict[str, Any]:
+        from sqlmodel import Session
+
+        from storage.tables import Blob
+
+        with Session(services.engine) as session:
+            blob = session.get(Blob, sha256)
+        if blob is None:
+            raise HTTPException(404, f"no blob {sha256}")
+        return {"sha256": blob.sha256, "size": blob.size, "content": blob.content}
+
     return app

@@ -21,6 +21,7 @@ class ToolMetadata(BaseModel):
     cache_hit: bool = False
     truncated: bool = False
     count: int = 0
+    blobRef: str | None = None
 
 
 class ProvenanceItem(BaseModel):
