@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from activities.common import Auditor, run_tool
 from storage.db import make_engine
@@ -22,7 +22,7 @@ def test_a_large_answer_is_capped_and_the_rest_is_kept_as_a_blob(tmp_path: Path)
     assert len(json.dumps(response.results)) <= MAX_TOOL_RESULT_CHARS
     with Session(engine) as session:
         blob = session.get(Blob, response.metadata.blobRef)
-        audit = session.query(AuditEvent).one()
+        audit = session.exec(select(AuditEvent)).one()
     assert blob is not None and json.loads(blob.content) == rows
     assert (audit.tool, audit.result_count, audit.success) == ("web_search", 200, True)
 

@@ -271,9 +271,11 @@ def validation(turn: Turn) -> list[Call] | str:
     accepted = [r for r in scored if r["accepted"]]
     notes = [f"accept_threshold: {threshold}"]
     if scored:
+        high = [r for r in scored if r["trustSignals"]["linkedToHighStakeAssets"]]
+        high_ok = sum(1 for r in high if r["accepted"])
         notes.append(
-            f"{len(accepted)}/{len(scored)} accepted; candidates linked to assets staked above "
-            "50,000 TRAC cleared the threshold more often"
+            f"{len(accepted)}/{len(scored)} accepted; {high_ok}/{len(high)} of those linked to "
+            "assets staked above 50,000 TRAC were accepted"
         )
     duplicates = [r for r in scored if r.get("duplicates")]
     if duplicates:
