@@ -42,6 +42,7 @@ from workflows.tool_contracts import (
     ScoreArgs,
     ToolResponse,
 )
+from workflows.workspace import response_from
 
 SHORT = timedelta(seconds=20)
 RETRY = RetryPolicy(maximum_attempts=10, initial_interval=timedelta(seconds=1))
@@ -79,7 +80,7 @@ class MiningWorkflow:
             self._ws.phase = Phase.FAILED
             self._ws.errors.append(str(exc))
             raise
-        return self._response()
+        return response_from(self._ws, list(self._candidates.values()))
 
     async def _mine(self, request: MiningRequest) -> None:
         runtime = await workflow.execute_activity(
@@ -128,7 +129,11 @@ class MiningWorkflow:
 
         self._ws.phase = Phase.PUBLISHING
         await self._publish(request)
-        self._ws.summary = self._summary(discovery.summary, enrichment.summary)
+        published = len(self._ws.publishedAssets)
+        self._ws.summary = (
+            f"{discovery.summary} {enrichment.summary} {published} of "
+            f"{len(self._candidates)} candidates published to the DKG."
+        )
         self._ws.phase = Phase.COMPLETED
 
     @staticmethod
@@ -308,41 +313,6 @@ class MiningWorkflow:
     def _sync(self) -> None:
         self._ws.candidates = list(self._candidates.values())
         self._ws.pendingApprovals = self._pending() if self._ws.phase == Phase.REVIEW else []
-
-    def _summary(self, discovery: str, enrichment: str) -> str:
-        published = len(self._ws.publishedAssets)
-        return (
-            f"{discovery} {enrichment} {published} of {len(self._candidates)} candidates "
-            "published to the DKG."
-        ).strip()
-
-    def _response(self) -> KnowledgeMinerResponse:
-        ws = self._ws
-        return KnowledgeMinerResponse(
-            summary=ws.summary or "",
-            candidateAssets=[
-                {
-                    **c.asset,
-                    "candidateId": c.id,
-                    "reviewStatus": c.status,
-                    "publishedUal": c.publishedUal,
-                }
-                for c in self._candidates.values()
-            ],
-            domainTags=ws.domainTags,
-            memoryWrites=ws.memoryWrites,
-            todos=[("✓ " if t.status == "completed" else "⧗ ") + t.content for t in ws.todos],
-            spawnedSubagents=ws.spawnedSubagents,
-            filesystemFiles=ws.filesystemFiles,
-            synthesizedReport=ws.synthesizedReport or "",
-            runId=ws.runId,
-            threadId=ws.threadId,
-            phase=ws.phase,
-            decisions=ws.decisions,
-            publishedAssets=ws.publishedAssets,
-            triplets=ws.triplets,
-            usage=ws.usage,
-        )
 
     @workflow.query
     def workspace(self) -> Workspace:

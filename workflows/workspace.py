@@ -5,7 +5,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from workflows.contracts import FileInfo, SpawnedSubagent, Todo
+from workflows.contracts import (
+    Candidate,
+    FileInfo,
+    KnowledgeMinerResponse,
+    SpawnedSubagent,
+    Todo,
+    Workspace,
+)
 
 
 def todos_from_state(state: dict[str, Any], agent: str) -> list[Todo]:
@@ -76,3 +83,32 @@ def final_output(messages: list[Any]) -> dict[str, Any]:
     notes = value.get("notes") or []
     value["notes"] = [str(n) for n in notes] if isinstance(notes, list) else [str(notes)]
     return value
+
+
+def response_from(ws: Workspace, candidates: list[Candidate]) -> KnowledgeMinerResponse:
+    """The seed's output JSON, built from the final workspace."""
+    return KnowledgeMinerResponse(
+        summary=ws.summary or "",
+        candidateAssets=[
+            {
+                **c.asset,
+                "candidateId": c.id,
+                "reviewStatus": c.status,
+                "publishedUal": c.publishedUal,
+            }
+            for c in candidates
+        ],
+        domainTags=ws.domainTags,
+        memoryWrites=ws.memoryWrites,
+        todos=[("✓ " if t.status == "completed" else "⧗ ") + t.content for t in ws.todos],
+        spawnedSubagents=ws.spawnedSubagents,
+        filesystemFiles=ws.filesystemFiles,
+        synthesizedReport=ws.synthesizedReport or "",
+        runId=ws.runId,
+        threadId=ws.threadId,
+        phase=ws.phase,
+        decisions=ws.decisions,
+        publishedAssets=ws.publishedAssets,
+        triplets=ws.triplets,
+        usage=ws.usage,
+    )
