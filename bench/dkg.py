@@ -65,13 +65,14 @@ Appalachian Evergreen Keystone Liberty Heritage Frontier Beacon Anchor Compass P
 Crown Falcon Eagle Condor Jaguar Puma Lynx Orca Kestrel Osprey Cypress Cedar Oakridge Willow
 Maple Redwood Sequoia Boreal Austral Equinox Solstice Tidewater Bluewater Stonebridge Ironbridge
 Clearwater Westfield Eastgate Northstar Southcross""".split()
-ORG_CORES = """Lithium Energy Minerals Metals Battery Cobalt Nickel Copper Chemical Resources Graphite
-Solar Power Hydrogen Steel Logistics Shipping Freight Rail Pharma Biotech Medical Health Genomics
-Diagnostics Agri Grain Timber Paper Textile Apparel Auto Motors Aerospace Semiconductor
-Electronics Software Data Telecom Water Waste Recycling Carbon Climate Capital Finance Insurance
-Commodities Petroleum Gas Refining Engineering Construction Infrastructure Foods Dairy Fisheries
-Manganese Vanadium Zinc Tin Tungsten Uranium Aluminium Cement Polymer Wind Grid Materials Marine
-Aviation Packaging Glass Ceramics Fertilizer Potash Phosphate Salt Borates Silicon""".split()  # ranked
+ORG_CORES = """Lithium Energy Minerals Metals Battery Cobalt Nickel Copper Chemical Resources
+Graphite Solar Power Hydrogen Steel Logistics Shipping Freight Rail Pharma Biotech Medical
+Health Genomics Diagnostics Agri Grain Timber Paper Textile Apparel Auto Motors Aerospace
+Semiconductor Electronics Software Data Telecom Water Waste Recycling Carbon Climate Capital
+Finance Insurance Commodities Petroleum Gas Refining Engineering Construction Infrastructure
+Foods Dairy Fisheries Manganese Vanadium Zinc Tin Tungsten Uranium Aluminium Cement Polymer Wind
+Grid Materials Marine Aviation Packaging Glass Ceramics Fertilizer Potash Phosphate Salt Borates
+Silicon""".split()  # ranked
 ORG_SECTORS = """Group Holdings Industries International Technologies Mining Solutions Partners
 Ventures Systems Services Enterprises Exploration Development Processing Trading Works Labs
 Networks Operations Investments Alliance Consortium Cooperative Supply Manufacturing Products
@@ -269,7 +270,9 @@ class Corpus:
 
     # assets -------------------------------------------------------------------------------
 
-    def _asset(self, kind: str, serial: int, name: str, type_: str, ident: str) -> dict[str, Any]:
+    def _asset(
+        self, kind: str, serial: int, name: str, stem: str, type_: str, ident: str
+    ) -> dict[str, Any]:
         rng = self.rng
         iri = f"urn:kminer:{kind}:{serial}"
         doc: dict[str, Any] = {
@@ -286,7 +289,7 @@ class Corpus:
                 if len(initials) >= 2:
                     doc["alternateName"] = [initials.upper()]
             doc["description"] = (
-                f"{name.split()[1]} business headquartered in {country}, "
+                f"{stem.split()[1]} business headquartered in {country}, "
                 f"supplier tier {rng.randint(1, 3)}."
             )
             doc["foundingDate"] = str(rng.randint(1890, 2022))
@@ -332,10 +335,11 @@ class Corpus:
         kinds, weights = list(KIND_WEIGHTS), list(KIND_WEIGHTS.values())
         for serial in range(self.size):
             original = None
-            if len(self.records) > 200 and rng.random() < NEAR_DUPLICATE_SHARE:
+            if len(self.records) >= 100 and rng.random() < NEAR_DUPLICATE_SHARE:
+                # Events are news items: copies of those are a different problem.
                 original = rng.choice(self.records)
-                if original.kind == "event":
-                    original = None
+                while original.kind == "event":
+                    original = rng.choice(self.records)
             if original is not None:
                 kind, type_ = original.kind, original.type
                 if kind == "org":
@@ -350,7 +354,7 @@ class Corpus:
                 kind = rng.choices(kinds, weights)[0]
                 name, stem, type_ = self.fresh_name(kind)
                 ident = self.identifier(kind)
-            doc = self._asset(kind, serial, name, type_, ident)
+            doc = self._asset(kind, serial, name, stem, type_, ident)
             meta = self._metadata(kind, original is not None)
             self._used.add((FAMILY[kind], normalise_name(name)))
             if kind in self._iris:
@@ -389,7 +393,12 @@ def candidate(corpus: Corpus, rng: random.Random, duplicate: bool) -> dict[str, 
         return doc
     kind = rng.choices(list(KIND_WEIGHTS), list(KIND_WEIGHTS.values()))[0]
     name, _, type_ = corpus.fresh_name(kind)
-    return {"@context": CONTEXT, "@type": type_, "name": name, "identifier": corpus.identifier(kind)}
+    return {
+        "@context": CONTEXT,
+        "@type": type_,
+        "name": name,
+        "identifier": corpus.identifier(kind),
+    }
 
 
 # -- measurement ----------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import httpx
 from kminer.config import Settings
 from kminer.runs import follow, start_run
 from kminer.stack import embedded_stack
+from storage.dkg_store import EmbeddedDkg
 from storage.memory_repo import MemoryRepository
 from workflows.contracts import Decision, MiningRequest
 from workflows.mining import MiningWorkflow
@@ -27,9 +28,11 @@ async def run_demo(settings: Settings) -> int:
     started = time.monotonic()
     say(f"Knowledge Miner demo — data dir {settings.data_dir}")
     async with embedded_stack(settings) as stack:
+        dkg = stack.services.dkg
+        where = f"{dkg.count_assets()} assets" if isinstance(dkg, EmbeddedDkg) else "remote"
         say(
             f"stack up: Temporal {stack.temporal_address}, API {stack.api_url}, "
-            f"DKG {stack.services.dkg.count_assets()} assets, model '{settings.model_name}'"
+            f"DKG {where}, model '{settings.model_name}'"
         )
         memory = MemoryRepository(stack.services.engine)
         before = {(n.domain_tag, n.name): n.version for n in memory.list_notes()}

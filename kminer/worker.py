@@ -20,7 +20,8 @@ from activities.validation import ValidationActivities
 from kminer.config import Settings
 from storage.corpus_index import CorpusIndex
 from storage.db import make_engine
-from storage.dkg_store import DkgError, EmbeddedDkg
+from storage.dkg_factory import open_dkg
+from storage.dkg_store import DkgError
 from storage.memory_repo import MemoryRepository
 from workflows.contracts import RuntimeConfig
 from workflows.mining import MiningWorkflow
@@ -40,7 +41,7 @@ def deepagents_plugin(settings: Settings) -> Any:
 class Services:
     """The long-lived things activities share inside one worker process."""
 
-    dkg: EmbeddedDkg
+    dkg: Any  # EmbeddedDkg or RemoteDkg: the `Dkg` protocol of activities/dkg.py
     engine: Any
     search: Any
 
@@ -52,8 +53,7 @@ class Services:
 def open_services(settings: Settings) -> Services:
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     engine = make_engine(settings.database_url)
-    dkg = EmbeddedDkg(settings.dkg_dir)
-    dkg.ensure_seeded(settings.seed_dir)
+    dkg = open_dkg(settings.dkg_node_url, settings.data_dir, settings.seed_dir)
     if settings.tavily_api_key:
         search: Any = TavilySearch(settings.tavily_api_key)
     else:
@@ -68,7 +68,11 @@ def activities_for(settings: Settings, services: Services) -> list[Any]:
     validation = ValidationActivities(services.dkg, auditor)
     memory = MemoryActivities(MemoryRepository(services.engine))
     runtime = RuntimeActivities(
-        RuntimeConfig(model=settings.model_name, search=services.search.name, dkg="embedded")
+        RuntimeConfig(
+            model=settings.model_name,
+            search=services.search.name,
+            dkg="remote" if settings.dkg_node_url else "embedded",
+        )
     )
     return [
         runtime.get_runtime_config,

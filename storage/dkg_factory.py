@@ -1,0 +1,31 @@
+"""Pick the DKG implementation: a real node when a URL is configured, else the embedded one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from storage.dkg_store import EmbeddedDkg
+
+if TYPE_CHECKING:
+    from storage.dkg_remote import RemoteDkg
+
+
+def open_dkg(dkg_node_url: str | None, data_dir: Path, seed_dir: Path) -> EmbeddedDkg | RemoteDkg:
+    """RemoteDkg for `dkg_node_url`; otherwise the embedded store in data_dir/"dkg", seeded.
+
+    A remote node is never seeded: its assets are the network's, and writing demo assets
+    to it would cost real tokens.
+    """
+    if dkg_node_url and dkg_node_url.strip():
+        # Imported here so embedded setups never load the SDK (web3, pandas: seconds).
+        from storage.dkg_remote import RemoteDkg
+
+        return RemoteDkg(dkg_node_url.strip())
+    dkg = EmbeddedDkg(Path(data_dir) / "dkg")
+    try:
+        dkg.ensure_seeded(Path(seed_dir))
+    except BaseException:
+        dkg.close()  # release the RocksDB lock so a retry can reopen the store
+        raise
+    return dkg
