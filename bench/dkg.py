@@ -1,6 +1,7 @@
 """Benchmark of the embedded DKG at scale: build, label lookup, duplicate check, SPARQL.
 
-    .venv/bin/python bench/dkg.py [--assets 100000] [--lookups 2000] [--dir PATH] [--seed 42]
+    .venv/bin/python bench/dkg.py [--assets 100000] [--lookups 2000] [--dir PATH]
+                                  [--seed 42] [--loader bulk|publish]
 
 Generates N synthetic but realistic Knowledge Assets (Organizations, Products, Places
 and Events named from combinatorial word lists, with identifiers, descriptions,

@@ -316,5 +316,8 @@ def build_index(entries: Iterable[IndexEntry]) -> LabelIndex:
             index.add(entry)
     finally:
         if was_enabled:
+            # The index lives as long as the store: move it out of the collector's
+            # generations so later collections do not rescan it mid-lookup.
+            gc.freeze()
             gc.enable()
     return index

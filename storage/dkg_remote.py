@@ -32,12 +32,10 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
-from pyoxigraph import Literal, NamedNode, QueryBoolean, QuerySolutions, RdfFormat, Store, parse
+from pyoxigraph import Literal, NamedNode, RdfFormat, Store, parse
 
 from storage.dkg_index import IndexEntry, build_index, entry_from_asset, normalise_name
 from storage.dkg_store import (
-    _READ_ONLY,
-    _UPDATE_WORDS,
     DKG_NS,
     PREFIXES,
     AssetMetadata,
@@ -48,15 +46,18 @@ from storage.dkg_store import (
     PublishResult,
     RelatedAsset,
     SparqlResult,
-    _query_form,
-    _words,
 )
 from storage.jsonld_rdf import SCHEMA, JsonLdError, Value, term_value, validate_asset
+from storage.sparql_guard import (
+    TRIPLE_COLUMNS,
+    SparqlRefused,
+    parse_read_query,
+    result_shape,
+)
 
 DEFAULT_BLOCKCHAIN = "otp:20430"
 GAZETTEER_LIMIT = 5000
 _LOOKUP_LIMIT = 1000
-_SPO = ("subject", "predicate", "object")
 _NO_STAKE = "the node does not report stake; stakeAmount 0.0 means unknown, not zero"
 _NO_UPDATES = "the node does not report an update count; updateCount 0 means unknown"
 # Prepended so queries written for the embedded store (schema:, dkg:, rdfs: ...) mean the
@@ -240,21 +241,11 @@ class RemoteDkg:
         parser does not accept updates at all. Nothing is evaluated but against an empty
         store, and SELECT/CONSTRUCT results are never even iterated.
         """
-        if "SERVICE" in _words(sparql):
-            raise DkgQueryError(f"federated SERVICE queries are not allowed; {_READ_ONLY}")
         try:
-            parsed = self._parser.query(sparql, prefixes=PREFIXES)
-        except SyntaxError as exc:
-            form = _query_form(sparql)
-            if form in _UPDATE_WORDS:
-                raise DkgQueryError(f"SPARQL update ({form}) refused: {_READ_ONLY}") from exc
-            raise DkgQueryError(f"SPARQL syntax error: {exc}. Note: {_READ_ONLY}") from exc
-        if isinstance(parsed, QueryBoolean):
-            return "ask", []
-        if isinstance(parsed, QuerySolutions):
-            return "select", [v.value for v in parsed.variables]
-        form = "describe" if _query_form(sparql) == "DESCRIBE" else "construct"
-        return form, list(_SPO)
+            parsed = parse_read_query(self._parser, sparql, PREFIXES)
+        except SparqlRefused as exc:
+            raise DkgQueryError(str(exc)) from exc
+        return result_shape(parsed, sparql)
 
     def query(self, sparql: str, *, row_limit: int = 500, timeout_s: float = 5.0) -> SparqlResult:
         kind, variables = self.check_read_query(sparql)
@@ -517,7 +508,7 @@ def _triples(data: Any, cap: int) -> list[dict[str, Value]]:
             if len(rows) >= cap:
                 break
             terms = (quad.subject, quad.predicate, quad.object)
-            rows.append(dict(zip(_SPO, map(term_value, terms), strict=True)))
+            rows.append(dict(zip(TRIPLE_COLUMNS, map(term_value, terms), strict=True)))
     except SyntaxError as exc:
         raise DkgError(f"SPARQL query: the node's N-Quads do not parse: {exc}") from exc
     return rows

@@ -11,7 +11,6 @@ from __future__ import annotations
 import gc
 import json
 import math
-import re
 import threading
 import time
 from collections.abc import Iterable
@@ -27,8 +26,6 @@ from pyoxigraph import (
     Literal,
     NamedNode,
     Quad,
-    QueryBoolean,
-    QuerySolutions,
     Store,
 )
 
@@ -48,6 +45,7 @@ from storage.jsonld_rdf import (
     typed_literal,
     validate_asset,
 )
+from storage.sparql_guard import SparqlRefused, parse_read_query, result_shape
 
 CHAIN = "otp:2043"
 CONTRACT = "0x5cac41237127f94c2d21dae0b14bfefa99880630"
@@ -63,8 +61,6 @@ PREFIXES = {
     "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
     "xsd": XSD,
 }
-_READ_ONLY = "only read queries (SELECT, ASK, CONSTRUCT, DESCRIBE) are allowed"
-_UPDATE_WORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY"}
 
 
 def _dkg(local: str) -> NamedNode:
@@ -124,27 +120,6 @@ class DuplicateMatch(BaseModel):
     reason: str
 
 
-_IGNORABLE = re.compile(
-    r"#[^\n]*|'''.*?'''|\"\"\".*?\"\"\"|'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\""
-    r"|<[^<>\"{}|^`\\\s]*>",
-    re.S,
-)
-
-
-def _words(sparql: str) -> list[str]:
-    """Bare keywords of a query, ignoring comments, strings, IRIs, names and variables."""
-    stripped = _IGNORABLE.sub(" ", sparql)
-    return [w.upper() for w in re.findall(r"(?<![\w:?$@-])[A-Za-z]+(?![\w:])", stripped)]
-
-
-def _query_form(sparql: str) -> str:
-    """The first keyword after PREFIX/BASE declarations (labels results; not a guard)."""
-    words = _words(sparql)
-    while words and words[0] in ("PREFIX", "BASE"):
-        words.pop(0)
-    return words[0] if words else ""
-
-
 class EmbeddedDkg:
     """A local DKG: SPARQL 1.1 over named graphs, publish with minted UALs."""
 
@@ -181,27 +156,17 @@ class EmbeddedDkg:
 
     def query(self, sparql: str, *, row_limit: int = 500, timeout_s: float = 5.0) -> SparqlResult:
         started = time.monotonic()
-        if "SERVICE" in _words(sparql):
-            # pyoxigraph would really fetch a remote endpoint: no outbound calls from a tool.
-            raise DkgQueryError(f"federated SERVICE queries are not allowed; {_READ_ONLY}")
         try:
-            # The store's query() only parses queries, so any update fails right here.
-            result = self._s.query(sparql, prefixes=PREFIXES, use_default_graph_as_union=True)
-        except SyntaxError as exc:
-            form = _query_form(sparql)
-            if form in _UPDATE_WORDS:
-                raise DkgQueryError(f"SPARQL update ({form}) refused: {_READ_ONLY}") from exc
-            raise DkgQueryError(f"SPARQL syntax error: {exc}. Note: {_READ_ONLY}") from exc
+            result = parse_read_query(
+                self._s, sparql, PREFIXES, use_default_graph_as_union=True
+            )
+        except SparqlRefused as exc:
+            raise DkgQueryError(str(exc)) from exc
         except OSError as exc:
             raise DkgQueryError(f"query failed: {exc}") from exc
-        if isinstance(result, QueryBoolean):
+        kind, variables = result_shape(result, sparql)
+        if kind == "ask":
             return SparqlResult(kind="ask", boolean=bool(result))
-        if isinstance(result, QuerySolutions):
-            kind: Kind["select", "construct", "describe"] = "select"
-            variables = [v.value for v in result.variables]
-        else:
-            kind = "describe" if _query_form(sparql) == "DESCRIBE" else "construct"
-            variables = ["subject", "predicate", "object"]
         rows: list[dict[str, Value]] = []
         truncated = False
         try:
