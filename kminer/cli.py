@@ -162,14 +162,17 @@ def _dkg_print(value: object) -> None:
 
 async def cmd_dkg(args: argparse.Namespace) -> int:
     from kminer.stack import read_stack_file
+    from storage.dkg_factory import open_dkg
     from storage.dkg_store import DkgError, EmbeddedDkg
 
     settings = _settings(args)
-    if read_stack_file(settings):
+    if read_stack_file(settings) and not settings.dkg_node_url:
         raise UsageError("a kminer stack holds this DKG store; use its API (/api/dkg/...)")
-    dkg = EmbeddedDkg(settings.dkg_dir)
     try:
-        dkg.ensure_seeded(settings.seed_dir)
+        dkg = open_dkg(settings.dkg_node_url, settings.data_dir, settings.seed_dir)
+    except DkgError as exc:
+        raise UsageError(str(exc)) from None
+    try:
         if args.dkg_command == "query":
             result = dkg.query(args.sparql, row_limit=args.limit)
             _dkg_print(
@@ -182,10 +185,15 @@ async def cmd_dkg(args: argparse.Namespace) -> int:
             meta = dkg.get_metadata(args.ual)
             _dkg_print({"asset": asset, "metadata": meta.model_dump() if meta else None})
         else:
+            if not isinstance(dkg, EmbeddedDkg):
+                raise UsageError("load writes to the embedded store only (DKG_NODE_URL is set)")
             path = Path(args.path)
             if not path.exists():
                 raise UsageError(f"no such file or directory: {path}")
-            count = dkg.load_seed_dir(path) if path.is_dir() else dkg.load_jsonld_file(path)
+            try:
+                count = dkg.load_seed_dir(path) if path.is_dir() else dkg.load_jsonld_file(path)
+            except ValueError as exc:  # malformed JSON
+                raise UsageError(f"{path}: not valid JSON-LD: {exc}") from None
             print(f"loaded {count} assets; store holds {dkg.count_assets()}")
     except DkgError as exc:
         raise UsageError(str(exc)) from None
@@ -219,13 +227,17 @@ def parser() -> argparse.ArgumentParser:
     review.add_argument("--reason", default="rejected by reviewer")
     worker = with_data_dir(sub.add_parser("worker", help="run a worker only"))
     worker.add_argument("--address", help="Temporal host:port")
-    dkg = with_data_dir(sub.add_parser("dkg", help="query the embedded DKG"))
+    dkg = sub.add_parser("dkg", help="query the DKG (embedded, or DKG_NODE_URL)")
     dsub = dkg.add_subparsers(dest="dkg_command", required=True)
-    q = dsub.add_parser("query")
+    q = with_data_dir(dsub.add_parser("query", help="run a read-only SPARQL query"))
     q.add_argument("sparql")
     q.add_argument("--limit", type=int, default=100)
-    dsub.add_parser("get").add_argument("ual")
-    dsub.add_parser("load").add_argument("path")
+    with_data_dir(dsub.add_parser("get", help="fetch an asset and its metadata")).add_argument(
+        "ual"
+    )
+    with_data_dir(dsub.add_parser("load", help="load JSON-LD assets (file or dir)")).add_argument(
+        "path"
+    )
     return p
 
 

@@ -41,7 +41,6 @@ _TYPE_FAMILY = {
     "medicaltrial": "medicalstudy",
 }
 _SUBSTRING_HIT_CAP = 2000
-_COMMON_POSTING = 5000
 
 
 _JOINERS = re.compile(r"[.'\u2019]")
@@ -228,18 +227,24 @@ class LabelIndex:
             ((t, self._tokens[t]) for t in query_tokens if t in self._tokens),
             key=lambda tp: len(tp[1]),
         )
-        # A word shared by a large part of the index ("lithium", "group") would make every
-        # lookup score most assets. Rare words contribute all their assets; a common word
-        # only its best-ranked few (shortest names, then highest stake), which are exactly
-        # the ones that would win a one-word query.
+        budget = limit * 20
+        # Assets that carry every query word score highest; the set intersection runs
+        # at C speed, so start from it and only then widen to single-word postings.
         candidates: set[str] = set()
-        for tok, posting in postings:
-            if len(candidates) >= limit * 20:
-                break
-            if len(posting) <= _COMMON_POSTING:
-                candidates |= posting
-            else:
-                candidates.update(self._ranked_posting(tok)[: limit * 20])
+        if len(postings) > 1:
+            candidates = set.intersection(*(posting for _, posting in postings))
+        if len(candidates) < limit:
+            for tok, posting in postings:
+                room = budget - len(candidates)
+                if room <= 0:
+                    break
+                # Scoring is the Python loop below: a word shared by many assets adds only
+                # its best-ranked few (shortest names, highest stake), which are the ones
+                # that would win a query on that word anyway.
+                if len(posting) <= room:
+                    candidates |= posting
+                else:
+                    candidates.update(self._ranked_posting(tok)[:room])
         for ual in candidates:
             best = 0.0
             for name_tokens in self.entries[ual].name_tokens:

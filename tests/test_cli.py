@@ -182,5 +182,9 @@ def test_dkg_commands_query_get_and_load(settings: Settings, tmp_path: Path) -> 
     )
     loaded = kminer(settings, "dkg", "load", str(new))
     assert loaded.returncode == 0 and loaded.stdout.startswith("loaded 1 assets")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    refused_load = kminer(settings, "dkg", "load", str(broken))
+    assert refused_load.returncode == 2 and "not valid JSON-LD" in refused_load.stderr
     again = kminer(settings, "dkg", "load", str(new))
     assert again.stdout.startswith("loaded 0 assets"), "loading is idempotent"
