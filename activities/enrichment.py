@@ -8,7 +8,7 @@ from typing import Any
 
 from temporalio import activity
 
-from workflows.tool_contracts import ProposeArgs, StatementIn, ToolMetadata, ToolResponse
+from workflows.tool_contracts import ProposeArgs, Statement, ToolMetadata, ToolResponse
 
 SCHEMA_CONTEXT = "https://schema.org/"
 _WORD = re.compile(r"[a-z0-9]+")
@@ -29,7 +29,7 @@ def candidate_id(subject: str, predicate: str, obj: str) -> str:
 
 
 def build_claim(
-    group: list[StatementIn], links: dict[str, str], tags: list[str], discovered_at: str
+    group: list[Statement], links: dict[str, str], tags: list[str], discovered_at: str
 ) -> dict[str, Any]:
     """One schema:Claim per distinct (subject, predicate, object), with all its sources."""
     first = group[0]
@@ -67,15 +67,15 @@ def build_claim(
 
 
 def rank_groups(
-    statements: list[StatementIn], links: dict[str, str], query: str
-) -> list[list[StatementIn]]:
-    groups: dict[tuple[str, str, str], list[StatementIn]] = {}
+    statements: list[Statement], links: dict[str, str], query: str
+) -> list[list[Statement]]:
+    groups: dict[tuple[str, str, str], list[Statement]] = {}
     for st in statements:
         key = (st.subject.lower(), st.predicate, st.object.lower())
         groups.setdefault(key, []).append(st)
     wanted = _tokens(query)
 
-    def score(group: list[StatementIn]) -> tuple[int, int, int, str]:
+    def score(group: list[Statement]) -> tuple[int, int, int, str]:
         st = group[0]
         relevance = len(wanted & _tokens(f"{st.subject} {st.object} {st.sentence}"))
         linked = sum(

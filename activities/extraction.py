@@ -37,28 +37,22 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from pydantic import BaseModel
+from workflows.tool_contracts import Statement
 
 __all__ = [
-    "ABBREVIATIONS", "PREDICATE_RULES", "RISK_KEYWORDS", "Statement", "extract_statements",
-    "mentions", "predicate_for", "split_sentences",
+    "ABBREVIATIONS",
+    "PREDICATE_RULES",
+    "RISK_KEYWORDS",
+    "Statement",
+    "extract_statements",
+    "mentions",
+    "predicate_for",
+    "split_sentences",
 ]
 
 Entry = tuple[str, str, str]  # (label, ual, type)
 Gazetteer = list[Entry]
 Mention = tuple[str, str, str, int, int]
-
-
-class Statement(BaseModel):
-    subject: str
-    subjectUal: str
-    subjectType: str
-    predicate: str
-    object: str
-    objectUal: str | None = None
-    objectType: str | None = None
-    sentence: str
-    source: str
 
 
 ABBREVIATIONS = frozenset(
@@ -104,11 +98,11 @@ def split_sentences(text: str) -> list[str]:
         block = " ".join(block.split())
         start = 0
         for m in _BOUNDARY.finditer(block):
-            nxt = block[m.end():].lstrip("\"'“‘([")[:1]
+            nxt = block[m.end() :].lstrip("\"'“‘([")[:1]
             punct = re.match(r"[.!?]+", m.group()).group()  # type: ignore[union-attr]
             if nxt.islower() or _keeps_going(block, m.start() + len(punct), punct):
                 continue
-            sentences.append(block[start:m.end()].strip())
+            sentences.append(block[start : m.end()].strip())
             start = m.end()
         sentences.append(block[start:].strip())
     return [_MARKER.sub("", s) for s in sentences if _MARKER.sub("", s)]
@@ -159,9 +153,7 @@ def mentions(text: str, gazetteer: Gazetteer) -> list[Mention]:
     return _find(text, *_matcher(_key(gazetteer)))
 
 
-def _find(
-    text: str, pattern: re.Pattern[str] | None, lookup: dict[str, Entry]
-) -> list[Mention]:
+def _find(text: str, pattern: re.Pattern[str] | None, lookup: dict[str, Entry]) -> list[Mention]:
     if pattern is None:
         return []
     found: list[Mention] = []
@@ -176,30 +168,73 @@ def _find(
 PREDICATE_RULES: list[tuple[str, str, bool]] = [
     ("supplies", r"'s\s+(?:\w+\s+)?supplier\b", True),
     ("ownsStakeIn", r"\b(?:subsidiary|unit|division|affiliate)\s+of\b", True),
-    ("raisesRiskFor", r"\b(?:threaten\w*|endanger\w*|jeopardi[sz]\w*|poses?\s+(?:a\s+)?risks?"
-     r"|risks?\s+(?:for|to))\b", False),
-    ("restricts", r"\b(?:ban(?:s|ned|ning)?|restrict\w*|prohibit\w*|embargo\w*|sanction\w*"
-     r"|blacklist\w*|block(?:s|ed|ing)?|(?:tariffs?|duties|quotas?)\s+on)\b", False),
+    (
+        "raisesRiskFor",
+        r"\b(?:threaten\w*|endanger\w*|jeopardi[sz]\w*|poses?\s+(?:a\s+)?risks?"
+        r"|risks?\s+(?:for|to))\b",
+        False,
+    ),
+    (
+        "restricts",
+        r"\b(?:ban(?:s|ned|ning)?|restrict\w*|prohibit\w*|embargo\w*|sanction\w*"
+        r"|blacklist\w*|block(?:s|ed|ing)?|(?:tariffs?|duties|quotas?)\s+on)\b",
+        False,
+    ),
     ("exportsTo", r"\bexport(?:s|ed|ing)?\b", False),
-    ("sponsors", r"\b(?:sponsor\w*|fund(?:s|ed|ing)?|financ\w*|grants?\s+to|backs|backed)\b",
-     False),
-    ("supplies", r"\b(?:suppl(?:y|ies|ied|ying)|suppliers?\s+(?:of|to|for)|sells?|selling|sold"
-     r"|provid(?:e|es|ed|ing)|deliver(?:s|ed|ing)?|ship(?:s|ped|ping)?|offtake)\b", False),
-    ("manufactures", r"\b(?:manufactur\w*|produc(?:e|es|ed|ing)|mak(?:e|es|ing)|made"
-     r"|refin(?:e|es|ed|ing)|process(?:es|ed)?|assembl\w*|builds?|built)\b", False),
-    ("ownsStakeIn", r"\b(?:owns?|owned|(?:stake|shares?|interest)\s+in|acquir\w*|bought|buys?"
-     r"|invest(?:s|ed|ing|ment)?\s+in|controls?|controlled)\b", False),
-    ("partnerOf", r"\b(?:partner\w*|joint\s+venture|collaborat\w*|cooperat\w*|alliance"
-     r"|(?:agreement|deal|contract|mou)\s+with|team(?:s|ed)?\s+up|signed\b.*\bwith"
-     r"|works?\s+with)\b", False),
-    ("studies", r"\b(?:stud(?:y|ies|ied|ying)|research\w*|investigat\w*|analy[sz]\w*"
-     r"|assess\w*|examin\w*|monitor\w*|survey\w*)\b", False),
-    ("operatesIn", r"\b(?:operat\w*|min(?:es?|ing)\s+in|active\s+in|presence\s+in"
-     r"|(?:projects?|plants?|facilit\w+|sites?)\s+in|expand\w*\s+(?:in|into))\b", False),
-    ("locatedIn", r"\b(?:located|based|headquartered|situated|registered)\s+(?:in|at)\b"
-     r"|^\W*in\W*$", False),
-    ("affects", r"\b(?:affect\w*|impact\w*|disrupt\w*|hits?|hurt\w*|damag\w*|delay\w*"
-     r"|weigh\w*\s+on)\b", False),
+    (
+        "sponsors",
+        r"\b(?:sponsor\w*|fund(?:s|ed|ing)?|financ\w*|grants?\s+to|backs|backed)\b",
+        False,
+    ),
+    (
+        "supplies",
+        r"\b(?:suppl(?:y|ies|ied|ying)|suppliers?\s+(?:of|to|for)|sells?|selling|sold"
+        r"|provid(?:e|es|ed|ing)|deliver(?:s|ed|ing)?|ship(?:s|ped|ping)?|offtake)\b",
+        False,
+    ),
+    (
+        "manufactures",
+        r"\b(?:manufactur\w*|produc(?:e|es|ed|ing)|mak(?:e|es|ing)|made"
+        r"|refin(?:e|es|ed|ing)|process(?:es|ed)?|assembl\w*|builds?|built)\b",
+        False,
+    ),
+    (
+        "ownsStakeIn",
+        r"\b(?:owns?|owned|(?:stake|shares?|interest)\s+in|acquir\w*|bought|buys?"
+        r"|invest(?:s|ed|ing|ment)?\s+in|controls?|controlled)\b",
+        False,
+    ),
+    (
+        "partnerOf",
+        r"\b(?:partner\w*|joint\s+venture|collaborat\w*|cooperat\w*|alliance"
+        r"|(?:agreement|deal|contract|mou)\s+with|team(?:s|ed)?\s+up|signed\b.*\bwith"
+        r"|works?\s+with)\b",
+        False,
+    ),
+    (
+        "studies",
+        r"\b(?:stud(?:y|ies|ied|ying)|research\w*|investigat\w*|analy[sz]\w*"
+        r"|assess\w*|examin\w*|monitor\w*|survey\w*)\b",
+        False,
+    ),
+    (
+        "operatesIn",
+        r"\b(?:operat\w*|min(?:es?|ing)\s+in|active\s+in|presence\s+in"
+        r"|(?:projects?|plants?|facilit\w+|sites?)\s+in|expand\w*\s+(?:in|into))\b",
+        False,
+    ),
+    (
+        "locatedIn",
+        r"\b(?:located|based|headquartered|situated|registered)\s+(?:in|at)\b"
+        r"|^\W*in\W*$",
+        False,
+    ),
+    (
+        "affects",
+        r"\b(?:affect\w*|impact\w*|disrupt\w*|hits?|hurt\w*|damag\w*|delay\w*"
+        r"|weigh\w*\s+on)\b",
+        False,
+    ),
 ]
 _RULES = [(p, re.compile(rx), inv) for p, rx, inv in PREDICATE_RULES]
 _PASSIVE_BY = re.compile(r"\s*by\b")
@@ -215,7 +250,7 @@ def predicate_for(between: str) -> tuple[str, bool] | None:
     for predicate, rx, inverse in _RULES:
         m = rx.search(text)
         if m:
-            return predicate, inverse or bool(_PASSIVE_BY.match(text[m.end():]))
+            return predicate, inverse or bool(_PASSIVE_BY.match(text[m.end() :]))
     if ";" in text or len(re.findall(r"\w+", text)) > MAX_RELATED_GAP_WORDS:
         return None
     return "relatedTo", False
@@ -245,7 +280,8 @@ RISK_KEYWORDS: list[tuple[str, str]] = [
     ("recall", r"recalls?|recalled"),
 ]
 _RISK = re.compile(
-    r"(?<!\w)(?:" + "|".join(f"(?P<k{i}>{rx})" for i, (_, rx) in enumerate(RISK_KEYWORDS))
+    r"(?<!\w)(?:"
+    + "|".join(f"(?P<k{i}>{rx})" for i, (_, rx) in enumerate(RISK_KEYWORDS))
     + r")(?!\w)",
     re.IGNORECASE,
 )
@@ -272,11 +308,19 @@ def extract_statements(
         if key in seen or len(out) >= max_statements:
             return
         seen.add(key)
-        out.append(Statement(
-            subject=subj[0], subjectUal=subj[1], subjectType=subj[2], predicate=predicate,
-            object=obj[0] if obj else obj_text, objectUal=obj[1] if obj else None,
-            objectType=obj[2] if obj else None, sentence=sent, source=source,
-        ))
+        out.append(
+            Statement(
+                subject=subj[0],
+                subjectUal=subj[1],
+                subjectType=subj[2],
+                predicate=predicate,
+                object=obj[0] if obj else obj_text,
+                objectUal=obj[1] if obj else None,
+                objectType=obj[2] if obj else None,
+                sentence=sent,
+                source=source,
+            )
+        )
 
     # Built once per call: re-keying a large gazetteer for every sentence would dominate.
     pattern, lookup = _matcher(_key(gazetteer))
@@ -292,7 +336,7 @@ def extract_statements(
         for left, right in zip(found, found[1:], strict=False):
             if left[1] == right[1]:
                 continue
-            gap = sentence[left[4]:right[3]]
+            gap = sentence[left[4] : right[3]]
             if carried and _RECIPIENT_GAP.match(gap) and carried[0][1] != right[1]:
                 # "A supplies X to B": the recipient B belongs to A's verb, not to X.
                 emit(carried[0], carried[1], right, right[0], sentence)

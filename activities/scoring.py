@@ -63,10 +63,21 @@ from pydantic import BaseModel, Field
 from workflows.contracts import TrustSignals
 
 __all__ = [
-    "Assessment", "Contradiction", "LinkedAssetInfo", "ScoringInput", "TrustSignals",
-    "classify_source", "completeness", "contradiction_penalty", "duplicate_penalty",
-    "publisher_reputation", "score_candidate", "source_reliability", "stake_bonus",
-    "synthesize_report", "threshold_from_rules",
+    "Assessment",
+    "Contradiction",
+    "LinkedAssetInfo",
+    "ScoringInput",
+    "TrustSignals",
+    "classify_source",
+    "completeness",
+    "contradiction_penalty",
+    "duplicate_penalty",
+    "publisher_reputation",
+    "score_candidate",
+    "source_reliability",
+    "stake_bonus",
+    "synthesize_report",
+    "threshold_from_rules",
 ]
 
 W_COMPLETENESS = 0.35
@@ -87,15 +98,42 @@ HIGH_SUFFIXES = (".gov", ".mil", ".int", ".edu")
 # academia: gov.uk, gob.cl, go.jp, ac.uk, edu.au.
 HIGH_SECOND_LEVEL = {"gov", "gob", "gouv", "govt", "go", "mil", "ac", "edu"}
 INTERGOVERNMENTAL = (
-    "europa.eu", "un.org", "worldbank.org", "imf.org", "oecd.org", "iea.org", "wto.org",
-    "unctad.org", "iaea.org", "irena.org", "ipcc.ch",
+    "europa.eu",
+    "un.org",
+    "worldbank.org",
+    "imf.org",
+    "oecd.org",
+    "iea.org",
+    "wto.org",
+    "unctad.org",
+    "iaea.org",
+    "irena.org",
+    "ipcc.ch",
 )
 MEDIUM_DOMAINS = (
-    "reuters.com", "apnews.com", "bloomberg.com", "ft.com", "wsj.com", "economist.com",
-    "nytimes.com", "theguardian.com", "bbc.com", "bbc.co.uk", "cnbc.com", "nikkei.com",
-    "aljazeera.com", "spglobal.com", "fastmarkets.com", "benchmarkminerals.com",
-    "argusmedia.com", "woodmac.com", "mining.com", "mckinsey.com", "carbonbrief.org",
-    "nature.com", "science.org",
+    "reuters.com",
+    "apnews.com",
+    "bloomberg.com",
+    "ft.com",
+    "wsj.com",
+    "economist.com",
+    "nytimes.com",
+    "theguardian.com",
+    "bbc.com",
+    "bbc.co.uk",
+    "cnbc.com",
+    "nikkei.com",
+    "aljazeera.com",
+    "spglobal.com",
+    "fastmarkets.com",
+    "benchmarkminerals.com",
+    "argusmedia.com",
+    "woodmac.com",
+    "mining.com",
+    "mckinsey.com",
+    "carbonbrief.org",
+    "nature.com",
+    "science.org",
 )
 
 
@@ -264,7 +302,8 @@ def score_candidate(inp: ScoringInput) -> Assessment:
     nested = inp.candidate.get("properties")
     nested = nested if isinstance(nested, dict) else {}
     missing = [
-        f for f in inp.requiredFields
+        f
+        for f in inp.requiredFields
         if not (_filled(inp.candidate.get(f)) or _filled(nested.get(f)))
     ]
     have = len(inp.requiredFields) - len(missing)
@@ -320,8 +359,9 @@ def score_candidate(inp: ScoringInput) -> Assessment:
     accepted = confidence >= inp.threshold and not veto
     verdict = "accepted" if accepted else "rejected"
     relation = ">=" if confidence >= inp.threshold else "<"
-    reasons.append(f"confidence {confidence:.3f} {relation} threshold {inp.threshold:.2f}: "
-                   f"{verdict}")
+    reasons.append(
+        f"confidence {confidence:.3f} {relation} threshold {inp.threshold:.2f}: {verdict}"
+    )
 
     return Assessment(
         trustSignals=TrustSignals(
@@ -346,10 +386,14 @@ def score_candidate(inp: ScoringInput) -> Assessment:
 
 _NUM = r"(\d+(?:\.\d+)?|\.\d+)(?![\w%]|\.\d)"
 _THRESHOLD_RE = re.compile(
-    r"(?:accept(?:ance)?|confidence|trust)[ _-]?threshold\s*[:=]\s*" + _NUM
-    + r"|min(?:imum)?[ _-]?confidence\s*[:=]\s*" + _NUM
-    + r"|reject\s+(?:if|when)\s+confidence\s*(?:<=?|≤|is\s+below|below|under)\s*" + _NUM
-    + r"|accept\s+(?:if|when)\s+confidence\s*(?:>=?|≥|is\s+at\s+least)\s*" + _NUM,
+    r"(?:accept(?:ance)?|confidence|trust)[ _-]?threshold\s*[:=]\s*"
+    + _NUM
+    + r"|min(?:imum)?[ _-]?confidence\s*[:=]\s*"
+    + _NUM
+    + r"|reject\s+(?:if|when)\s+confidence\s*(?:<=?|≤|is\s+below|below|under)\s*"
+    + _NUM
+    + r"|accept\s+(?:if|when)\s+confidence\s*(?:>=?|≥|is\s+at\s+least)\s*"
+    + _NUM,
     re.IGNORECASE,
 )
 
@@ -382,7 +426,8 @@ def synthesize_report(assessments: list[tuple[str, Assessment]]) -> str:
     with_links = [a for _, a in assessments if a.components.get("linkedAssets", 0.0) > 0]
     avg_stake = (
         sum(a.trustSignals.averageLinkedStake for a in with_links) / len(with_links)
-        if with_links else 0.0
+        if with_links
+        else 0.0
     )
     contradictions = int(sum(a.components.get("contradictions", 0.0) for _, a in assessments))
     duplicates = sum(1 for _, a in assessments if a.components.get("duplicatePenalty", 0.0))

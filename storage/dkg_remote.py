@@ -356,16 +356,8 @@ class RemoteDkg:
         if not needles:
             return []
         index = build_index(_entries(self._label_rows(needles, _LOOKUP_LIMIT)))
-        return [
-            RelatedAsset(
-                ual=m.entry.ual,
-                label=m.entry.label,
-                type=m.entry.type,
-                score=round(m.score, 4),
-                stakeAmount=0.0,
-            )
-            for m in index.related(text, limit)
-        ]
+        # The node reports no stake: 0.0 here means unknown.
+        return [RelatedAsset.from_match(m, stake=0.0) for m in index.related(text, limit)]
 
     def find_duplicates(self, asset: dict[str, Any]) -> list[DuplicateMatch]:
         """Existing assets with the same identifier, or the same type family and name."""

@@ -29,7 +29,7 @@ from pyoxigraph import (
     Store,
 )
 
-from storage.dkg_index import IndexEntry, LabelIndex, build_index, entry_from_asset
+from storage.dkg_index import IndexEntry, LabelIndex, Match, build_index, entry_from_asset
 from storage.jsonld_rdf import (
     RDF_TYPE,
     SCHEMA,
@@ -114,6 +114,18 @@ class RelatedAsset(BaseModel):
     score: float
     stakeAmount: float
 
+    @classmethod
+    def from_match(cls, match: Match, stake: float | None = None) -> RelatedAsset:
+        """`stake` overrides the index's when the caller knows better (or knows nothing)."""
+        entry = match.entry
+        return cls(
+            ual=entry.ual,
+            label=entry.label,
+            type=entry.type,
+            score=round(match.score, 4),
+            stakeAmount=entry.stake if stake is None else stake,
+        )
+
 
 class DuplicateMatch(BaseModel):
     ual: str
@@ -157,9 +169,7 @@ class EmbeddedDkg:
     def query(self, sparql: str, *, row_limit: int = 500, timeout_s: float = 5.0) -> SparqlResult:
         started = time.monotonic()
         try:
-            result = parse_read_query(
-                self._s, sparql, PREFIXES, use_default_graph_as_union=True
-            )
+            result = parse_read_query(self._s, sparql, PREFIXES, use_default_graph_as_union=True)
         except SparqlRefused as exc:
             raise DkgQueryError(str(exc)) from exc
         except OSError as exc:
@@ -337,16 +347,7 @@ class EmbeddedDkg:
     ) -> list[RelatedAsset]:
         with self._lock:
             matches = self._label_index().related(text, limit, types)
-        return [
-            RelatedAsset(
-                ual=m.entry.ual,
-                label=m.entry.label,
-                type=m.entry.type,
-                score=round(m.score, 4),
-                stakeAmount=m.entry.stake,
-            )
-            for m in matches
-        ]
+        return [RelatedAsset.from_match(m) for m in matches]
 
     def find_duplicates(self, asset: dict[str, Any]) -> list[DuplicateMatch]:
         if not isinstance(asset, dict):

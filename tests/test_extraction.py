@@ -39,9 +39,15 @@ def test_supply_sentence_yields_statement_with_provenance() -> None:
     small = [("Ganfeng Lithium", GANFENG, "Organization"), ("Tesla", TESLA, "Organization")]
     assert extract_statements(text, SRC, small) == [
         Statement(
-            subject="Ganfeng Lithium", subjectUal=GANFENG, subjectType="Organization",
-            predicate="supplies", object="Tesla", objectUal=TESLA, objectType="Organization",
-            sentence="Ganfeng Lithium supplies lithium hydroxide to Tesla.", source=SRC,
+            subject="Ganfeng Lithium",
+            subjectUal=GANFENG,
+            subjectType="Organization",
+            predicate="supplies",
+            object="Tesla",
+            objectUal=TESLA,
+            objectType="Organization",
+            sentence="Ganfeng Lithium supplies lithium hydroxide to Tesla.",
+            source=SRC,
         )
     ]
 
@@ -75,7 +81,10 @@ def test_abbreviations_and_decimals_do_not_split_sentences() -> None:
 def test_blank_lines_bullets_and_headings_end_sentences() -> None:
     text = "# Lithium news\nTesla expands\n\n- SQM is supplied by Ganfeng Lithium\n- Chile"
     assert split_sentences(text) == [
-        "Lithium news", "Tesla expands", "SQM is supplied by Ganfeng Lithium", "Chile",
+        "Lithium news",
+        "Tesla expands",
+        "SQM is supplied by Ganfeng Lithium",
+        "Chile",
     ]
 
 

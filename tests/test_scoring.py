@@ -28,15 +28,20 @@ PUBLISHER = "0xAbC0000000000000000000000000000000000001"
 
 def link(n: int, stake: float, publisher: str | None = None, updates: int = 0) -> LinkedAssetInfo:
     return LinkedAssetInfo(
-        ual=f"did:dkg:otp:20430/0xcdb/{n}", stakeAmount=stake, publisher=publisher,
+        ual=f"did:dkg:otp:20430/0xcdb/{n}",
+        stakeAmount=stake,
+        publisher=publisher,
         updateCount=updates,
     )
 
 
 def contradiction(stake: float, ual: str = "did:dkg:otp:20430/0xcdb/99") -> Contradiction:
     return Contradiction(
-        property="foundingDate", candidateValue="1992", existingValue="2000",
-        existingUal=ual, existingStake=stake,
+        property="foundingDate",
+        candidateValue="1992",
+        existingValue="2000",
+        existingUal=ual,
+        existingStake=stake,
     )
 
 
@@ -44,8 +49,11 @@ def good_candidate(**extra: object) -> ScoringInput:
     # complete (0.35) + one .gov source (0.25*0.8 = 0.20) + one 75,000 TRAC link (+0.20)
     # by a known publisher that updated it (reputation 0.8 + 0.2 = 1.0 -> +0.10) = 0.85
     return ScoringInput(
-        candidate=COMPLETE, sources=[GOV], linked=[link(1, 75_000, PUBLISHER, 2)],
-        knownPublishers=[PUBLISHER.lower()], **extra,
+        candidate=COMPLETE,
+        sources=[GOV],
+        linked=[link(1, 75_000, PUBLISHER, 2)],
+        knownPublishers=[PUBLISHER.lower()],
+        **extra,
     )
 
 
@@ -84,18 +92,22 @@ def test_stake_bonus_per_asset_and_cap() -> None:
     assert stake_bonus([link(1, 50_001)]) == (0.2, True, 50_001.0)
     assert stake_bonus([link(1, 60_000), link(2, 70_000)]) == (0.4, True, 65_000.0)
     # three high-stake links still give +0.4; the average covers every linked asset
-    bonus, high, avg = stake_bonus([link(1, 60_000), link(2, 70_000), link(3, 80_000),
-                                    link(4, 10_000)])
+    bonus, high, avg = stake_bonus(
+        [link(1, 60_000), link(2, 70_000), link(3, 80_000), link(4, 10_000)]
+    )
     assert (bonus, high, avg) == (0.4, True, 55_000.0)  # 220,000 / 4
     # the same UAL listed twice counts once
     assert stake_bonus([link(1, 60_000), link(1, 60_000)]) == (0.2, True, 60_000.0)
 
 
 def test_stake_cap_shows_in_reasoning() -> None:
-    a = score_candidate(ScoringInput(
-        candidate=COMPLETE, sources=[],
-        linked=[link(1, 60_000), link(2, 70_000), link(3, 80_000)],
-    ))
+    a = score_candidate(
+        ScoringInput(
+            candidate=COMPLETE,
+            sources=[],
+            linked=[link(1, 60_000), link(2, 70_000), link(3, 80_000)],
+        )
+    )
     # 0.35 + 0 sources + 0.4 (capped) + 0 reputation = 0.75
     assert a.trustSignals.confidence == 0.75
     assert "linked to 3 high-stake assets (>50,000 TRAC): +0.40 (capped)" in a.reasoning
@@ -200,15 +212,21 @@ def test_threshold_override_changes_verdict() -> None:
 
 
 def test_clamped_to_zero_and_one() -> None:
-    high = score_candidate(ScoringInput(
-        candidate=COMPLETE, sources=[GOV, NEWS],
-        linked=[link(1, 90_000, PUBLISHER, 1), link(2, 90_000, PUBLISHER, 1)],
-        knownPublishers=[PUBLISHER],
-    ))
+    high = score_candidate(
+        ScoringInput(
+            candidate=COMPLETE,
+            sources=[GOV, NEWS],
+            linked=[link(1, 90_000, PUBLISHER, 1), link(2, 90_000, PUBLISHER, 1)],
+            knownPublishers=[PUBLISHER],
+        )
+    )
     assert high.trustSignals.confidence == 1.0  # 0.35 + 0.23 + 0.4 + 0.1 = 1.08
-    low = score_candidate(ScoringInput(
-        candidate={}, contradictions=[contradiction(80_000, f"did:dkg:x/{i}") for i in range(2)],
-    ))
+    low = score_candidate(
+        ScoringInput(
+            candidate={},
+            contradictions=[contradiction(80_000, f"did:dkg:x/{i}") for i in range(2)],
+        )
+    )
     assert low.trustSignals.confidence == 0.0
 
 
@@ -237,10 +255,14 @@ def test_threshold_from_rules_default_is_kept() -> None:
 
 def test_synthesized_report_numbers() -> None:
     good = score_candidate(good_candidate())  # 0.85, accepted, 1 link of 75,000
-    bad = score_candidate(ScoringInput(
-        candidate=COMPLETE, sources=[GOV], linked=[link(5, 20_000)],
-        contradictions=[contradiction(80_000)],
-    ))  # 0.35 + 0.20 + 0 + 0 - 0.30 = 0.25, rejected, 1 link of 20,000
+    bad = score_candidate(
+        ScoringInput(
+            candidate=COMPLETE,
+            sources=[GOV],
+            linked=[link(5, 20_000)],
+            contradictions=[contradiction(80_000)],
+        )
+    )  # 0.35 + 0.20 + 0 + 0 - 0.30 = 0.25, rejected, 1 link of 20,000
     dup = score_candidate(ScoringInput(candidate=COMPLETE, duplicates=["did:dkg:x/1"]))  # 0.35
     report = synthesize_report([("ka-1", good), ("ka-2", bad), ("ka-3", dup)])
     lines = report.splitlines()

@@ -80,7 +80,7 @@ class ExtractArgs(BaseModel):
     documents: list[SourceDocument] = Field(description="Texts with their source URL or UAL")
 
 
-class StatementIn(BaseModel):
+class Statement(BaseModel):
     """A relation found in a source, as `extract_statements` returns it."""
 
     subject: str
@@ -95,7 +95,7 @@ class StatementIn(BaseModel):
 
 
 class ProposeArgs(BaseModel):
-    statements: list[StatementIn]
+    statements: list[Statement]
     links: dict[str, str] = Field(
         default_factory=dict, description="Entity name -> UAL of the existing DKG asset"
     )
