@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sys
 import time
 
 import httpx
 
-from kminer.config import Settings
+from kminer.config import Settings, load_settings
 from kminer.runs import follow, start_run
 from kminer.stack import embedded_stack
 from storage.dkg_store import EmbeddedDkg
@@ -24,9 +25,22 @@ def say(text: str = "") -> None:
     print(text, flush=True)
 
 
+def fresh_demo_settings(settings: Settings) -> Settings:
+    """The demo always starts from the shipped data, in its own folder of the data dir.
+
+    A second demo in a used store would find its own earlier claims as duplicates
+    and publish nothing, so the demo folder (and only it) is reset first.
+    """
+    demo_dir = settings.data_dir / "demo"
+    if demo_dir.exists():
+        shutil.rmtree(demo_dir)
+    return load_settings(demo_dir)
+
+
 async def run_demo(settings: Settings) -> int:
     started = time.monotonic()
-    say(f"Knowledge Miner demo — data dir {settings.data_dir}")
+    settings = fresh_demo_settings(settings)
+    say(f"Knowledge Miner demo — data dir {settings.data_dir} (reset for each demo)")
     async with embedded_stack(settings) as stack:
         dkg = stack.services.dkg
         where = f"{dkg.count_assets()} assets" if isinstance(dkg, EmbeddedDkg) else "remote"
