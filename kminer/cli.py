@@ -60,7 +60,7 @@ async def cmd_worker(args: argparse.Namespace) -> int:
         )
     services = open_services(settings)
     try:
-        client = await connect(settings, address)
+        client = await connect(settings, address, services.engine)
         worker = build_worker(client, settings, services)
         print(f"worker polling {settings.task_queue} on {address}", flush=True)
         async with worker:

@@ -64,7 +64,7 @@ async def embedded_stack(
     services: Services | None = None
     try:
         services = await asyncio.to_thread(open_services, settings)
-        client = await connect(settings, address)
+        client = await connect(settings, address, services.engine)
         worker = build_worker(client, settings, services)
         async with worker:
             api_url = None

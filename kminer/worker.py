@@ -31,10 +31,20 @@ warnings.filterwarnings("ignore", message=".*allowed_objects.*")
 warnings.filterwarnings("ignore", message="The function `load` is in beta")
 
 
-def deepagents_plugin(settings: Settings) -> Any:
+def deepagents_plugin(settings: Settings, engine: Any = None, model_provider: Any = None) -> Any:
+    """The plugin: model provider, and with a database the `/memories/` backend factory."""
     from temporalio.deepagents import DeepAgentsPlugin
 
-    return DeepAgentsPlugin(model_provider=build_model_provider(settings.openai_base_url))
+    backends = {}
+    if engine is not None:
+        from storage.memory_backend import SqlMemoryBackend
+
+        repo = MemoryRepository(engine)
+        backends["memory"] = lambda run_id: SqlMemoryBackend(repo, run_id)
+    return DeepAgentsPlugin(
+        model_provider=model_provider or build_model_provider(settings.openai_base_url),
+        backends=backends,
+    )
 
 
 @dataclass
@@ -101,6 +111,10 @@ def build_worker(client: Client, settings: Settings, services: Services) -> Work
     )
 
 
-async def connect(settings: Settings, address: str, with_plugin: bool = True) -> Client:
-    plugins = [deepagents_plugin(settings)] if with_plugin else []
-    return await Client.connect(address, namespace=settings.temporal_namespace, plugins=plugins)
+async def connect(settings: Settings, address: str, engine: Any = None) -> Client:
+    """A client with the plugin (its data converter); pass the engine on worker processes."""
+    return await Client.connect(
+        address,
+        namespace=settings.temporal_namespace,
+        plugins=[deepagents_plugin(settings, engine)],
+    )

@@ -52,6 +52,50 @@ class MemoryRepository:
                 stmt = stmt.where(MemoryNote.domain_tag == tag)
             return list(session.exec(stmt).all())
 
+    def put(self, *, tag: str, name: str, content: str, run_id: str | None) -> int:
+        """Replace a note's content (an agent's write or edit); returns the new version.
+
+        Writing the content a note already has changes nothing, so a retried
+        write is harmless; a concurrent change makes the version check retry.
+        """
+        for _ in range(20):
+            with Session(self._engine) as session:
+                note = session.exec(
+                    select(MemoryNote).where(MemoryNote.domain_tag == tag, MemoryNote.name == name)
+                ).first()
+                if note is not None and note.content == content:
+                    return note.version
+                try:
+                    if note is None:
+                        session.add(
+                            MemoryNote(
+                                domain_tag=tag,
+                                name=name,
+                                content=content,
+                                version=1,
+                                updated_by_run=run_id,
+                            )
+                        )
+                        session.commit()
+                        return 1
+                    result = session.execute(
+                        update(MemoryNote)
+                        .where(MemoryNote.id == note.id, MemoryNote.version == note.version)
+                        .values(
+                            content=content,
+                            version=note.version + 1,
+                            updated_at=utcnow(),
+                            updated_by_run=run_id,
+                        )
+                    )
+                    if result.rowcount == 1:
+                        session.commit()
+                        return note.version + 1
+                    session.rollback()
+                except IntegrityError:
+                    session.rollback()
+        raise RuntimeError(f"could not write {memory_path(tag, name)}: too much contention")
+
     def append(
         self, *, run_id: str, step: str, tag: str, name: str, lines: list[str]
     ) -> AppendOutcome:

@@ -28,8 +28,9 @@ from workflows.workspace import (
 )
 
 with workflow.unsafe.imports_passed_through():
+    from deepagents.backends import CompositeBackend, StateBackend
     from langchain.agents.middleware import TodoListMiddleware
-    from temporalio.deepagents import create_temporal_deep_agent
+    from temporalio.deepagents import TemporalBackend, create_temporal_deep_agent
 
 MODEL_OPTIONS = {
     "start_to_close_timeout": timedelta(minutes=5),
@@ -38,6 +39,26 @@ MODEL_OPTIONS = {
     "retry_policy": RetryPolicy(maximum_attempts=5, initial_interval=timedelta(seconds=2)),
 }
 MAX_STATEMENTS = 60
+MEMORY_ROUTE = "/memories/"
+MEMORY_BACKEND = "memory"  # the worker-side factory name (kminer/worker.py)
+
+
+def agent_backend(run_id: str) -> CompositeBackend:
+    """Run files in agent state; `/memories/**` in SQL, each operation an activity.
+
+    `backend_type=StateBackend` advertises the methods without constructing the SQL
+    backend here: the worker's SqlMemoryBackend subclasses it.
+    """
+    memory = TemporalBackend(
+        MEMORY_BACKEND,
+        factory_argument=run_id,
+        backend_type=StateBackend,
+        activity_options={
+            "start_to_close_timeout": timedelta(seconds=20),
+            "retry_policy": RetryPolicy(maximum_attempts=5),
+        },
+    )
+    return CompositeBackend(default=StateBackend(), routes={MEMORY_ROUTE: memory})
 
 
 @dataclass
@@ -82,6 +103,7 @@ class SubagentRunner:
             system_prompt=prompt,
             middleware=[TodoListMiddleware()],
             subagents=subagents or [],
+            backend=agent_backend(self._ws.runId),
             activity_options=MODEL_OPTIONS,
             name=role,
         )

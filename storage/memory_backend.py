@@ -1,0 +1,70 @@
+"""`/memories/**` as a Deep Agents backend over the SQL memory notes.
+
+The workflow routes `/memories/` to this backend through a CompositeBackend and
+`TemporalBackend("memory", ...)`, so every read, write and edit an agent makes
+there is a `deepagents.backend_op` activity that runs here, on the worker.
+StateBackend already implements the file semantics (ls, read windows, edit,
+grep, glob) over a dict of files; this class only swaps where that dict lives.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from deepagents.backends import StateBackend
+from deepagents.backends.protocol import DeleteResult, EditResult, WriteResult
+
+from storage.memory_repo import MemoryRepository
+from workflows.contracts import NOTE_NAMES, TAG_PATTERN
+
+# Paths arrive with the route prefix stripped: /knowledge/<tag>/<note>.md
+NOTE_PATH = re.compile(r"^/knowledge/([^/]+)/([^/]+)\.md$")
+ALLOWED = "/memories/knowledge/<tag>/{discovery-notes,schema-notes,validation-rules}.md"
+
+
+def note_key(path: str) -> tuple[str, str] | None:
+    match = NOTE_PATH.match(path)
+    if not match or not TAG_PATTERN.match(match.group(1)) or match.group(2) not in NOTE_NAMES:
+        return None
+    return match.group(1), match.group(2)
+
+
+class SqlMemoryBackend(StateBackend):
+    def __init__(self, repo: MemoryRepository, run_id: str | None = None) -> None:
+        super().__init__()
+        self._repo = repo
+        self._run_id = run_id
+
+    def _read_files(self) -> dict[str, Any]:
+        return {
+            f"/knowledge/{note.domain_tag}/{note.name}.md": {
+                "content": note.content,
+                "encoding": "utf-8",
+                "modified_at": note.updated_at.isoformat(),
+            }
+            for note in self._repo.list_notes()
+        }
+
+    def _send_files_update(self, update: dict[str, Any]) -> None:
+        for path, data in update.items():
+            key = note_key(path)
+            if key is None or data is None:
+                # write/edit/delete check first; reaching here is a programming error.
+                raise ValueError(f"refusing to change {path}")
+            self._repo.put(tag=key[0], name=key[1], content=data["content"], run_id=self._run_id)
+
+    def write(self, file_path: str, content: str) -> WriteResult:
+        if note_key(file_path) is None:
+            return WriteResult(error=f"long-term memory only holds {ALLOWED}")
+        return super().write(file_path, content)
+
+    def edit(
+        self, file_path: str, old_string: str, new_string: str, replace_all: bool = False
+    ) -> EditResult:
+        if note_key(file_path) is None:
+            return EditResult(error=f"long-term memory only holds {ALLOWED}")
+        return super().edit(file_path, old_string, new_string, replace_all)
+
+    def delete(self, file_path: str) -> DeleteResult:
+        return DeleteResult(error="long-term memory notes are never deleted")

@@ -1,0 +1,110 @@
+"""An agent reads and edits /memories/** in SQL, each operation an activity."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from temporalio.api.enums.v1 import EventType
+from temporalio.client import Client
+from temporalio.worker import Worker
+
+from kminer.config import Settings
+from kminer.worker import deepagents_plugin
+from storage.db import make_engine
+from storage.memory_backend import SqlMemoryBackend, note_key
+from storage.memory_repo import MemoryRepository
+from tests.memory_route_workflow import MemoryRouteWorkflow
+
+NOTE = "/memories/knowledge/supply_chain/discovery-notes.md"
+
+
+class ScriptedNoteKeeper(BaseChatModel):
+    """Stands in for an LLM: read the note, edit it, try a path memory refuses, answer."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> ScriptedNoteKeeper:
+        return self
+
+    def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None, **kw: Any):
+        step = sum(1 for m in messages if m.type == "ai")
+        calls = {
+            0: [{"name": "read_file", "args": {"file_path": NOTE}, "id": "r"}],
+            1: [
+                {
+                    "name": "edit_file",
+                    "id": "e",
+                    "args": {
+                        "file_path": NOTE,
+                        "old_string": "- pattern A",
+                        "new_string": "- pattern A (confirmed)",
+                    },
+                },
+                {
+                    "name": "write_file",
+                    "id": "w",
+                    "args": {"file_path": "/memories/secrets.txt", "content": "x"},
+                },
+            ],
+        }.get(step)
+        message = AIMessage(content="", tool_calls=calls) if calls else AIMessage(content="done")
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+def test_only_note_paths_are_memory() -> None:
+    assert note_key("/knowledge/supply_chain/schema-notes.md") == ("supply_chain", "schema-notes")
+    assert note_key("/knowledge/Supply-Chain/schema-notes.md") is None
+    assert note_key("/knowledge/supply_chain/other.md") is None
+    assert note_key("/secrets.txt") is None
+
+
+def test_the_backend_refuses_deletes(tmp_path: Path) -> None:
+    backend = SqlMemoryBackend(MemoryRepository(make_engine(f"sqlite:///{tmp_path}/m.db")))
+    assert backend.delete("/knowledge/climate/schema-notes.md").error
+
+
+async def test_an_agent_reads_and_edits_memory_through_activities(
+    settings: Settings, tmp_path: Path
+) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'memory.db'}")
+    repo = MemoryRepository(engine)
+    repo.append(
+        run_id="earlier",
+        step="discovery",
+        tag="supply_chain",
+        name="discovery-notes",
+        lines=["pattern A"],
+    )
+    provider = lambda name: ScriptedNoteKeeper()  # noqa: E731
+    plugin = deepagents_plugin(settings, engine, model_provider=provider)
+    client = await Client.connect(settings.temporal_address or "", plugins=[plugin])
+    async with Worker(client, task_queue=settings.task_queue, workflows=[MemoryRouteWorkflow]):
+        handle = await client.start_workflow(
+            MemoryRouteWorkflow.run,
+            "scripted",
+            id=f"memory-{uuid.uuid4().hex[:8]}",
+            task_queue=settings.task_queue,
+        )
+        messages = await handle.result()
+
+    read = next(m for m in messages if m["name"] == "read_file")
+    assert "- pattern A" in read["content"]
+    refused = next(m for m in messages if m["name"] == "write_file")
+    assert "long-term memory only holds" in refused["content"]
+    note = repo.read("supply_chain", "discovery-notes")
+    assert note is not None and "- pattern A (confirmed)" in note.content
+    assert note.version == 2 and note.updated_by_run == handle.id
+
+    backend_ops = 0
+    async for event in handle.fetch_history_events():
+        if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
+            attrs = event.activity_task_scheduled_event_attributes
+            backend_ops += attrs.activity_type.name == "deepagents.backend_op"
+    assert backend_ops >= 2, "the read and the edit ran as activities"
