@@ -33,14 +33,15 @@ class Progress:
 
     def __init__(self, out: TextIO) -> None:
         self._out = out
-        self._phase: Phase | None = None
+        self._phases_shown = 0
         self._todos: set[tuple[str, str, str]] = set()
         self._pending: tuple[str, ...] = ()
 
     def show(self, ws: Workspace) -> None:
-        if ws.phase != self._phase:
-            self._phase = ws.phase
-            print(f"[{ws.phase.value}]", file=self._out, flush=True)
+        # The history, not the current phase: a fast phase must not go unseen.
+        for phase in ws.phaseHistory[self._phases_shown :]:
+            print(f"[{phase.value}]", file=self._out, flush=True)
+        self._phases_shown = max(self._phases_shown, len(ws.phaseHistory))
         for todo in ws.todos:
             key = (todo.agent, todo.content, todo.status)
             if key not in self._todos:

@@ -189,6 +189,7 @@ class Workspace(BaseModel):
     query: str = ""
     domainTags: list[str] = Field(default_factory=list)
     phase: Phase = Phase.PLANNING
+    phaseHistory: list[Phase] = Field(default_factory=lambda: [Phase.PLANNING])
     todos: list[Todo] = Field(default_factory=list)
     spawnedSubagents: list[SpawnedSubagent] = Field(default_factory=list)
     filesystemFiles: list[FileInfo] = Field(default_factory=list)

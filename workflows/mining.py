@@ -74,10 +74,10 @@ class MiningWorkflow:
         try:
             await self._mine(request)
         except asyncio.CancelledError:
-            self._ws.phase = Phase.CANCELED
+            self._enter(Phase.CANCELED)
             raise
         except Exception as exc:
-            self._ws.phase = Phase.FAILED
+            self._enter(Phase.FAILED)
             self._ws.errors.append(str(exc))
             raise
         return response_from(self._ws, list(self._candidates.values()))
@@ -102,11 +102,11 @@ class MiningWorkflow:
         )
         agents = SubagentRunner(self._ws, runtime.model, request, memory)
 
-        self._ws.phase = Phase.DISCOVERY
+        self._enter(Phase.DISCOVERY)
         discovery = await agents.discovery()
         await self._remember("discovery", discovery.notes, folders)
 
-        self._ws.phase = Phase.ENRICHMENT
+        self._enter(Phase.ENRICHMENT)
         enrichment = await agents.enrichment(discovery.statements)
         await self._remember("enrichment", enrichment.notes, folders)
         for row in enrichment.proposed:
@@ -116,7 +116,7 @@ class MiningWorkflow:
             self._ws.triplets.extend(Triplet(**t) for t in row.get("triplets", []))
         self._sync()
 
-        self._ws.phase = Phase.VALIDATION
+        self._enter(Phase.VALIDATION)
         validation = await agents.validation(
             [{"candidateId": c.id, "asset": c.asset} for c in self._candidates.values()],
             self._rules_text,
@@ -127,14 +127,18 @@ class MiningWorkflow:
 
         await self._review(request)
 
-        self._ws.phase = Phase.PUBLISHING
+        self._enter(Phase.PUBLISHING)
         await self._publish(request)
         published = len(self._ws.publishedAssets)
         self._ws.summary = (
             f"{discovery.summary} {enrichment.summary} {published} of "
             f"{len(self._candidates)} candidates published to the DKG."
         )
-        self._ws.phase = Phase.COMPLETED
+        self._enter(Phase.COMPLETED)
+
+    def _enter(self, phase: Phase) -> None:
+        self._ws.phase = phase
+        self._ws.phaseHistory.append(phase)
 
     @staticmethod
     def _validated(raw: MiningInput) -> MiningRequest:
@@ -209,7 +213,7 @@ class MiningWorkflow:
                     )
                 )
             return
-        self._ws.phase = Phase.REVIEW
+        self._enter(Phase.REVIEW)
         self._sync()
         try:
             await workflow.wait_condition(
