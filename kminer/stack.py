@@ -69,17 +69,9 @@ async def embedded_stack(
         client = await connect(settings, address, services.engine)
         worker = build_worker(client, settings, services)
         async with worker:
-            api_url = None
-            api_task = None
-            api_server = None
-            if with_api:
-                port = api_port or free_port()
-                app = create_app(client, settings.task_queue, services)
-                config = uvicorn.Config(app, host=LOOPBACK, port=port, log_level="warning")
-                api_server = uvicorn.Server(config)
-                api_task = asyncio.create_task(api_server.serve())
-                await asyncio.to_thread(wait_for_port, port, 30.0)
-                api_url = f"http://{LOOPBACK}:{port}"
+            port = (api_port or free_port()) if with_api else None
+            api_url = f"http://{LOOPBACK}:{port}" if port else None
+            # Recorded before the API answers, so whoever sees /healthz also finds the stack.
             settings.stack_file.write_text(
                 json.dumps(
                     {
@@ -90,7 +82,15 @@ async def embedded_stack(
                     }
                 )
             )
+            api_task = None
+            api_server = None
             try:
+                if port is not None:
+                    app = create_app(client, settings.task_queue, services)
+                    config = uvicorn.Config(app, host=LOOPBACK, port=port, log_level="warning")
+                    api_server = uvicorn.Server(config)
+                    api_task = asyncio.create_task(api_server.serve())
+                    await asyncio.to_thread(wait_for_port, port, 30.0)
                 yield Stack(client, services, address, api_url)
             finally:
                 settings.stack_file.unlink(missing_ok=True)
