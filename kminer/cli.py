@@ -9,6 +9,7 @@ import signal
 import sys
 import warnings
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -251,10 +252,21 @@ COMMANDS = {
 }
 
 
+async def _until_sigterm(command: Any, args: argparse.Namespace) -> int:
+    """SIGTERM cancels the command like Ctrl-C, so every stack it started is stopped."""
+    task = asyncio.current_task()
+    if task is not None:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    return await command(args)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        return asyncio.run(COMMANDS[args.command](args))
+        return asyncio.run(_until_sigterm(COMMANDS[args.command], args))
+    except asyncio.CancelledError:
+        print("kminer: stopped", file=sys.stderr)
+        return 143
     except UsageError as exc:
         print(f"kminer: {exc}", file=sys.stderr)
         return 2

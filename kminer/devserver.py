@@ -7,6 +7,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import sysconfig
 import time
 from dataclasses import dataclass
@@ -62,6 +63,16 @@ def wait_for_port(port: int, timeout: float, proc: subprocess.Popen | None = Non
     raise DevServerError(f"nothing listening on {LOOPBACK}:{port} after {timeout:.0f}s")
 
 
+def _die_with_parent() -> None:
+    """Linux: the dev server gets SIGTERM if the process that started it dies, however."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
 @dataclass
 class DevServer:
     """One `temporal server start-dev` process, bound to loopback, stopped by PID."""
@@ -107,6 +118,7 @@ class DevServer:
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             start_new_session=True,
+            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
         )
         log.close()
         try:

@@ -61,7 +61,9 @@ async def embedded_stack(
             db_file=settings.data_dir / "temporal.db",
             log_file=settings.data_dir / "temporal.log",
         )
-        await asyncio.to_thread(server.start)
+        # Started from this (main) thread on purpose: the server's parent-death signal
+        # follows the thread that spawned it, and a pool thread may go away first.
+        server.start()
         address = server.address
     services: Services | None = None
     try:

@@ -111,3 +111,54 @@ def test_up_on_a_busy_port_exits_2_with_one_line(tmp_path: Path) -> None:
     assert done.stderr.strip() == (
         f"kminer: port {port} on 127.0.0.1 is in use; pass --port with a free one"
     )
+
+
+def _started_mine(data: Path) -> tuple[subprocess.Popen, int]:
+    """A `kminer mine` that brings its own stack up and waits in REVIEW."""
+    env = {k: v for k, v in os.environ.items() if k not in ("TEMPORAL_ADDRESS", "OPENAI_API_KEY")}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "kminer.cli",
+            "mine",
+            "lithium suppliers",
+            "--tag",
+            "supply_chain",
+            "--data-dir",
+            str(data),
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and not (data / "stack.json").exists():
+        assert proc.poll() is None, "mine exited early"
+        time.sleep(0.2)
+    return proc, json.loads((data / "stack.json").read_text())["temporalPid"]
+
+
+def _gone(pid: int, within: float = 15.0) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if not _alive(pid):
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_sigterm_to_mine_stops_the_stack_it_started(tmp_path: Path) -> None:
+    proc, temporal_pid = _started_mine(tmp_path / "data")
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 143
+    assert _gone(temporal_pid)
+    assert not (tmp_path / "data" / "stack.json").exists()
+
+
+def test_even_a_killed_mine_takes_its_dev_server_down(tmp_path: Path) -> None:
+    proc, temporal_pid = _started_mine(tmp_path / "data")
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    assert _gone(temporal_pid), "the dev server must not outlive its parent"
