@@ -235,9 +235,10 @@ def enrichment(turn: Turn) -> list[Call] | str:
             "Claim pattern: schema:Claim with about -> subject UAL and mentions -> object UAL; "
             f"predicates seen: {', '.join(predicates)}"
         )
+    linked = {ual for p in proposed for ual in p["asset"].get("linkedAssets", [])}
     return _final(
         f"Enrichment proposed {len(proposed)} candidate Knowledge Assets linked to "
-        f"{len(set(links.values()))} existing DKG assets.",
+        f"{len(linked)} existing DKG assets.",
         notes=notes,
     )
 
