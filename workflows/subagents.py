@@ -112,6 +112,8 @@ class SubagentRunner:
         config = {
             "recursion_limit": 20 + 10 * self._request.maxIterations,
             "callbacks": [self._counter],
+            # Runs with the same tags share a thread (seed requirement 10).
+            "configurable": {"thread_id": self._request.threadId},
         }
         async for state in agent.astream(
             {"messages": [{"role": "user", "content": message}]},
