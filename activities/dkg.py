@@ -8,8 +8,6 @@ called by the workflow after a reviewer approved the candidate.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 from typing import Any, Protocol
 
 from sqlalchemy.engine import Engine
@@ -20,6 +18,7 @@ from temporalio.exceptions import ApplicationError
 
 from activities.common import Auditor, run_tool
 from storage.tables import PublishRecord
+from workflows.jsonld import content_hash
 from workflows.tool_contracts import (
     FindDuplicatesArgs,
     FindRelatedArgs,
@@ -44,10 +43,6 @@ class Dkg(Protocol):
     def find_related(self, text: str, *, limit: int = 10) -> list[Any]: ...
     def find_duplicates(self, asset: dict[str, Any]) -> list[Any]: ...
     def gazetteer(self) -> list[tuple[str, str, str]]: ...
-
-
-def content_hash(asset: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(asset, sort_keys=True).encode()).hexdigest()
 
 
 def _dump(obj: Any) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from activities.scoring import (
     synthesize_report,
     threshold_from_rules,
 )
+from workflows.review import jsonld_problem
 from workflows.tool_contracts import ScoreArgs, ToolResponse
 
 # Properties an entity has one value of: a different value is a contradiction.
@@ -42,6 +43,15 @@ SELECT ?publisher (COUNT(?ual) AS ?assets) WHERE {
   GRAPH <did:dkg:metadata> { ?ual dkg:publisher ?publisher }
 } GROUP BY ?publisher HAVING (COUNT(?ual) >= %d)
 """
+
+
+def _strings(value: Any) -> list[str]:
+    """A list of non-empty strings from whatever shape the model or a reviewer sent."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        return []
+    return [v for v in value if isinstance(v, str) and v.strip()]
 
 
 def _ref_ual(value: Any) -> str | None:
@@ -136,22 +146,31 @@ class ValidationActivities:
         for entry in args.candidates:
             cid = str(entry.get("candidateId") or entry.get("id") or "")
             asset = entry.get("asset", entry)
-            linked_uals = [u for u in asset.get("linkedAssets", []) if isinstance(u, str)]
-            duplicates = [
-                d.ual for d in self._dkg.find_duplicates(asset) if d.ual not in linked_uals
-            ]
-            provenance = asset.get("provenance") or {}
+            problem = jsonld_problem(asset)
+            linked_uals = _strings(asset.get("linkedAssets")) if not problem else []
+            duplicates = (
+                [d.ual for d in self._dkg.find_duplicates(asset) if d.ual not in linked_uals]
+                if not problem
+                else []
+            )
+            provenance = asset.get("provenance") if not problem else None
             assessment = score_candidate(
                 ScoringInput(
-                    candidate=asset,
-                    sources=list(provenance.get("sources") or []),
+                    candidate=asset if isinstance(asset, dict) else {},
+                    sources=_strings(provenance.get("sources"))
+                    if isinstance(provenance, dict)
+                    else [],
                     linked=self._linked_info(linked_uals),
                     duplicates=duplicates,
-                    contradictions=self._contradictions(asset, linked_uals),
+                    contradictions=self._contradictions(asset, linked_uals) if not problem else [],
                     knownPublishers=publishers,
                     threshold=threshold,
                 )
             )
+            if problem:
+                # Not publishable as it stands: scored for the record, never accepted.
+                assessment.accepted = False
+                assessment.reasoning.append(f"not publishable JSON-LD: {problem}")
             assessments.append((cid, assessment))
             rows.append(
                 {

@@ -40,7 +40,7 @@ def deepagents_plugin(settings: Settings, engine: Any = None, model_provider: An
         from storage.memory_backend import SqlMemoryBackend
 
         repo = MemoryRepository(engine)
-        backends["memory"] = lambda run_id: SqlMemoryBackend(repo, run_id)
+        backends["memory"] = lambda scope: SqlMemoryBackend(repo, scope["runId"], scope["tags"])
     return DeepAgentsPlugin(
         model_provider=model_provider or build_model_provider(settings.openai_base_url),
         backends=backends,

@@ -15,7 +15,7 @@ from typing import Any
 from deepagents.backends import StateBackend
 from deepagents.backends.protocol import DeleteResult, EditResult, WriteResult
 
-from storage.memory_repo import MemoryRepository
+from storage.memory_repo import MemoryRepository, StaleNoteError
 from workflows.contracts import NOTE_NAMES, TAG_PATTERN
 
 # Paths arrive with the route prefix stripped: /knowledge/<tag>/<note>.md
@@ -31,20 +31,26 @@ def note_key(path: str) -> tuple[str, str] | None:
 
 
 class SqlMemoryBackend(StateBackend):
-    def __init__(self, repo: MemoryRepository, run_id: str | None = None) -> None:
+    def __init__(
+        self, repo: MemoryRepository, run_id: str | None = None, tags: list[str] | None = None
+    ) -> None:
         super().__init__()
         self._repo = repo
         self._run_id = run_id
+        self._tags = set(tags) if tags is not None else None
+        self._versions: dict[str, int] = {}
 
     def _read_files(self) -> dict[str, Any]:
-        return {
-            f"/knowledge/{note.domain_tag}/{note.name}.md": {
+        files = {}
+        for note in self._repo.list_notes():
+            path = f"/knowledge/{note.domain_tag}/{note.name}.md"
+            self._versions[path] = note.version
+            files[path] = {
                 "content": note.content,
                 "encoding": "utf-8",
                 "modified_at": note.updated_at.isoformat(),
             }
-            for note in self._repo.list_notes()
-        }
+        return files
 
     def _send_files_update(self, update: dict[str, Any]) -> None:
         for path, data in update.items():
@@ -52,19 +58,41 @@ class SqlMemoryBackend(StateBackend):
             if key is None or data is None:
                 # write/edit/delete check first; reaching here is a programming error.
                 raise ValueError(f"refusing to change {path}")
-            self._repo.put(tag=key[0], name=key[1], content=data["content"], run_id=self._run_id)
+            self._repo.put(
+                tag=key[0],
+                name=key[1],
+                content=data["content"],
+                run_id=self._run_id,
+                expected_version=self._versions.get(path, 0),
+            )
+
+    def _refusal(self, file_path: str) -> str | None:
+        key = note_key(file_path)
+        if key is None:
+            return f"long-term memory only holds {ALLOWED}"
+        if self._tags is not None and key[0] not in self._tags:
+            return f"this run writes only the notes of its tags: {', '.join(sorted(self._tags))}"
+        return None
 
     def write(self, file_path: str, content: str) -> WriteResult:
-        if note_key(file_path) is None:
-            return WriteResult(error=f"long-term memory only holds {ALLOWED}")
-        return super().write(file_path, content)
+        refusal = self._refusal(file_path)
+        if refusal:
+            return WriteResult(error=refusal)
+        try:
+            return super().write(file_path, content)
+        except StaleNoteError as exc:
+            return WriteResult(error=str(exc))
 
     def edit(
         self, file_path: str, old_string: str, new_string: str, replace_all: bool = False
     ) -> EditResult:
-        if note_key(file_path) is None:
-            return EditResult(error=f"long-term memory only holds {ALLOWED}")
-        return super().edit(file_path, old_string, new_string, replace_all)
+        refusal = self._refusal(file_path)
+        if refusal:
+            return EditResult(error=refusal)
+        try:
+            return super().edit(file_path, old_string, new_string, replace_all)
+        except StaleNoteError as exc:
+            return EditResult(error=str(exc))
 
     def delete(self, file_path: str) -> DeleteResult:
         return DeleteResult(error="long-term memory notes are never deleted")

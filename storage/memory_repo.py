@@ -19,6 +19,10 @@ NOTE_TITLES = {
 }
 
 
+class StaleNoteError(RuntimeError):
+    """A note changed between an agent's read and its write."""
+
+
 @dataclass(frozen=True)
 class AppendOutcome:
     path: str
@@ -52,49 +56,56 @@ class MemoryRepository:
                 stmt = stmt.where(MemoryNote.domain_tag == tag)
             return list(session.exec(stmt).all())
 
-    def put(self, *, tag: str, name: str, content: str, run_id: str | None) -> int:
-        """Replace a note's content (an agent's write or edit); returns the new version.
+    def put(
+        self, *, tag: str, name: str, content: str, run_id: str | None, expected_version: int
+    ) -> int:
+        """Replace a note's content if nobody changed it since `expected_version` was read.
 
-        Writing the content a note already has changes nothing, so a retried
-        write is harmless; a concurrent change makes the version check retry.
+        Returns the new version. Writing the content the note already has is a no-op,
+        so a retried write is harmless; a note that moved on raises StaleNoteError
+        instead of silently dropping another run's update.
         """
-        for _ in range(20):
-            with Session(self._engine) as session:
-                note = session.exec(
-                    select(MemoryNote).where(MemoryNote.domain_tag == tag, MemoryNote.name == name)
-                ).first()
-                if note is not None and note.content == content:
-                    return note.version
-                try:
-                    if note is None:
-                        session.add(
-                            MemoryNote(
-                                domain_tag=tag,
-                                name=name,
-                                content=content,
-                                version=1,
-                                updated_by_run=run_id,
-                            )
-                        )
-                        session.commit()
-                        return 1
-                    result = session.execute(
-                        update(MemoryNote)
-                        .where(MemoryNote.id == note.id, MemoryNote.version == note.version)
-                        .values(
+        with Session(self._engine) as session:
+            note = session.exec(
+                select(MemoryNote).where(MemoryNote.domain_tag == tag, MemoryNote.name == name)
+            ).first()
+            if note is not None and note.content == content:
+                return note.version
+            current = note.version if note is not None else 0
+            if current != expected_version:
+                raise StaleNoteError(
+                    f"{memory_path(tag, name)} changed since it was read "
+                    f"(version {expected_version} -> {current}); read it again"
+                )
+            try:
+                if note is None:
+                    session.add(
+                        MemoryNote(
+                            domain_tag=tag,
+                            name=name,
                             content=content,
-                            version=note.version + 1,
-                            updated_at=utcnow(),
+                            version=1,
                             updated_by_run=run_id,
                         )
                     )
-                    if result.rowcount == 1:
-                        session.commit()
-                        return note.version + 1
-                    session.rollback()
-                except IntegrityError:
-                    session.rollback()
-        raise RuntimeError(f"could not write {memory_path(tag, name)}: too much contention")
+                    session.commit()
+                    return 1
+                result = session.execute(
+                    update(MemoryNote)
+                    .where(MemoryNote.id == note.id, MemoryNote.version == current)
+                    .values(
+                        content=content,
+                        version=current + 1,
+                        updated_at=utcnow(),
+                        updated_by_run=run_id,
+                    )
+                )
+                if result.rowcount != 1:
+                    raise StaleNoteError(f"{memory_path(tag, name)} changed while writing")
+                session.commit()
+                return current + 1
+            except IntegrityError as exc:
+                raise StaleNoteError(f"{memory_path(tag, name)} was created meanwhile") from exc
 
     def append(
         self, *, run_id: str, step: str, tag: str, name: str, lines: list[str]

@@ -17,7 +17,7 @@ class MemoryRouteWorkflow:
         agent = create_temporal_deep_agent(
             model=model,
             system_prompt="You keep long-term notes.",
-            backend=agent_backend(workflow.info().workflow_id),
+            backend=agent_backend(workflow.info().workflow_id, ["supply_chain"]),
         )
         state = await agent.ainvoke({"messages": [{"role": "user", "content": "update notes"}]})
         return [

@@ -109,3 +109,33 @@ def test_read_tags_returns_every_note_path(engine: Engine) -> None:
     ]
     with engine.connect() as conn:
         conn.execute(text("SELECT 1"))
+
+
+def test_put_refuses_a_write_based_on_a_stale_read(engine: Engine) -> None:
+    from storage.memory_repo import StaleNoteError
+
+    repo = MemoryRepository(engine)
+    tag = f"t{uuid.uuid4().hex[:8]}"
+    repo.append(run_id="r1", step="s", tag=tag, name="schema-notes", lines=["mine"])
+    read_version = repo.read(tag, "schema-notes").version
+    repo.append(run_id="r2", step="s", tag=tag, name="schema-notes", lines=["theirs"])
+    with pytest.raises(StaleNoteError, match="changed since it was read"):
+        repo.put(
+            tag=tag,
+            name="schema-notes",
+            content="mine only",
+            run_id="r1",
+            expected_version=read_version,
+        )
+    assert "theirs" in repo.read(tag, "schema-notes").content
+    current = repo.read(tag, "schema-notes")
+    assert (
+        repo.put(
+            tag=tag,
+            name="schema-notes",
+            content=current.content + "\n- more",
+            run_id="r1",
+            expected_version=current.version,
+        )
+        == current.version + 1
+    )

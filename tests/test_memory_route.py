@@ -108,3 +108,11 @@ async def test_an_agent_reads_and_edits_memory_through_activities(
             attrs = event.activity_task_scheduled_event_attributes
             backend_ops += attrs.activity_type.name == "deepagents.backend_op"
     assert backend_ops >= 2, "the read and the edit ran as activities"
+
+
+def test_a_run_edits_only_the_notes_of_its_tags(tmp_path: Path) -> None:
+    repo = MemoryRepository(make_engine(f"sqlite:///{tmp_path}/m.db"))
+    backend = SqlMemoryBackend(repo, "run-1", ["supply_chain"])
+    refused = backend.write("/knowledge/climate/schema-notes.md", "# not mine")
+    assert refused.error and "only the notes of its tags: supply_chain" in refused.error
+    assert backend.write("/knowledge/supply_chain/schema-notes.md", "# mine").error is None

@@ -109,7 +109,7 @@ class Provenance(BaseModel):
     evidence: list[dict[str, Any]] = Field(default_factory=list)
 
 
-ReviewStatus = Literal["pending", "approved", "rejected", "expired", "published"]
+ReviewStatus = Literal["pending", "revalidating", "approved", "rejected", "expired", "published"]
 
 
 class Candidate(BaseModel):

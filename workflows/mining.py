@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 from temporalio import workflow
 from temporalio.common import RetryPolicy
-from temporalio.exceptions import ApplicationError
+from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
 from workflows.contracts import (
     Candidate,
@@ -27,11 +27,10 @@ from workflows.contracts import (
     PublishedAsset,
     RuntimeConfig,
     Triplet,
-    TrustSignals,
     Workspace,
     memory_tags,
 )
-from workflows.review import batch_problem, decision_problem
+from workflows.review import ReviewBoard, apply_score
 from workflows.subagents import SubagentRunner
 from workflows.tool_contracts import (
     AppendNotesInput,
@@ -57,8 +56,7 @@ NOTE_OF = {
 class MiningWorkflow:
     def __init__(self) -> None:
         self._ws = Workspace()
-        self._candidates: dict[str, Candidate] = {}
-        self._revalidating = 0
+        self._board = ReviewBoard()
         self._rules_text = ""
 
     # -- the run -------------------------------------------------------------
@@ -73,14 +71,17 @@ class MiningWorkflow:
         )
         try:
             await self._mine(request)
-        except asyncio.CancelledError:
-            self._enter(Phase.CANCELED)
+        except BaseException as exc:
+            # A cancel reaches us as CancelledError or wrapped in the activity it stopped.
+            cancelled = isinstance(exc, asyncio.CancelledError) or is_cancelled_exception(exc)
+            self._enter(Phase.CANCELED if cancelled else Phase.FAILED)
+            if not cancelled:
+                self._ws.errors.append(str(exc))
             raise
-        except Exception as exc:
-            self._enter(Phase.FAILED)
-            self._ws.errors.append(str(exc))
-            raise
-        return response_from(self._ws, list(self._candidates.values()))
+        # A decision still re-validating must finish before the run reports.
+        await workflow.wait_condition(workflow.all_handlers_finished)
+        self._ws.decisions = list(self._board.decisions)
+        return response_from(self._ws, list(self._board.candidates.values()))
 
     async def _mine(self, request: MiningRequest) -> None:
         runtime = await workflow.execute_activity(
@@ -110,18 +111,17 @@ class MiningWorkflow:
         enrichment = await agents.enrichment(discovery.statements)
         await self._remember("enrichment", enrichment.notes, folders)
         for row in enrichment.proposed:
-            self._candidates[row["candidateId"]] = Candidate(
+            self._board.candidates[row["candidateId"]] = Candidate(
                 id=row["candidateId"], asset=row["asset"]
             )
             self._ws.triplets.extend(Triplet(**t) for t in row.get("triplets", []))
-        self._sync()
 
         self._enter(Phase.VALIDATION)
         validation = await agents.validation(
-            [{"candidateId": c.id, "asset": c.asset} for c in self._candidates.values()],
+            [{"candidateId": c.id, "asset": c.asset} for c in self._board.candidates.values()],
             self._rules_text,
         )
-        await self._apply_scores(validation.scores)
+        await self._score_all(validation.scores)
         self._ws.synthesizedReport = validation.report
         await self._remember("validation", validation.notes, folders)
 
@@ -132,7 +132,7 @@ class MiningWorkflow:
         published = len(self._ws.publishedAssets)
         self._ws.summary = (
             f"{discovery.summary} {enrichment.summary} {published} of "
-            f"{len(self._candidates)} candidates published to the DKG."
+            f"{len(self._board.candidates)} candidates published to the DKG."
         )
         self._enter(Phase.COMPLETED)
 
@@ -182,85 +182,67 @@ class MiningWorkflow:
         )
         return [r for r in response.results if "candidateId" in r]
 
-    async def _apply_scores(self, rows: list[dict[str, Any]]) -> None:
-        scored = {r["candidateId"] for r in rows if r["candidateId"] in self._candidates}
-        missing = [c for cid, c in self._candidates.items() if cid not in scored]
-        if missing:
-            # The model skipped the scoring tool for some: confidence is never guessed.
-            rows = rows + await self._score(missing)
+    async def _score_all(self, rows: list[dict[str, Any]]) -> None:
+        """Apply the validation agent's scores; score what it left out ourselves."""
         for row in rows:
-            candidate = self._candidates.get(row["candidateId"])
-            if candidate is None:
-                continue
-            signals = TrustSignals(**row["trustSignals"])
-            candidate.asset["trustSignals"] = signals.model_dump()
-            candidate.accepted = bool(row["accepted"])
-            candidate.reasoning = list(row.get("reasoning", []))
-        self._sync()
+            apply_score(self._board.candidates[row["candidateId"]], row)
+        scored = {row["candidateId"] for row in rows}
+        missing = [c for cid, c in self._board.candidates.items() if cid not in scored]
+        if missing:
+            # Confidence is never guessed: what the model did not score, the formula does.
+            for row in await self._score(missing):
+                apply_score(self._board.candidates[row["candidateId"]], row)
 
     # -- review ----------------------------------------------------------------
 
     async def _review(self, request: MiningRequest) -> None:
-        if not self._candidates:
+        board = self._board
+        if not board.candidates:
             return
         if request.review == "auto":
-            for candidate in self._candidates.values():
-                action = "approve" if candidate.accepted else "reject"
-                reason = None if candidate.accepted else "below the accept threshold"
-                await self._apply(
+            for candidate in board.candidates.values():
+                board.record(
                     Decision(
-                        candidateId=candidate.id, action=action, reason=reason, reviewer="auto"
+                        candidateId=candidate.id,
+                        action="approve" if candidate.accepted else "reject",
+                        reason=None if candidate.accepted else "below the accept threshold",
+                        reviewer="auto",
                     )
                 )
             return
         self._enter(Phase.REVIEW)
-        self._sync()
         try:
             await workflow.wait_condition(
-                lambda: not self._pending() and self._revalidating == 0,
-                timeout=timedelta(seconds=request.reviewTimeoutSeconds),
+                board.settled, timeout=timedelta(seconds=request.reviewTimeoutSeconds)
             )
         except TimeoutError:
-            for cid in self._pending():
-                self._candidates[cid].status = "expired"
+            board.expire()
             self._ws.errors.append("review deadline passed: undecided candidates expired")
-        await workflow.wait_condition(lambda: self._revalidating == 0)
-        self._sync()
+            await workflow.wait_condition(lambda: board.revalidating == 0)
 
-    def _pending(self) -> list[str]:
-        return [cid for cid, c in self._candidates.items() if c.status == "pending"]
+    async def _revalidate(self, candidate_id: str) -> None:
+        candidate = self._board.candidates[candidate_id]
+        try:
+            rows = await self._score([candidate])
+        except ActivityError as exc:
+            self._ws.errors.append(f"re-validation of {candidate_id} failed: {exc.cause or exc}")
+            self._board.revalidated(candidate_id, None, str(exc.cause or exc))
+            return
+        self._board.revalidated(candidate_id, rows[0])
 
-    async def _apply(self, decision: Decision) -> DecisionResult:
-        candidate = self._candidates[decision.candidateId]
-        self._ws.decisions.append(decision)
-        if decision.action == "reject":
-            candidate.status = "rejected"
-            candidate.reviewNote = decision.reason
-        elif decision.action == "approve":
-            candidate.status = "approved"
-        else:
-            candidate.status = "approved"
-            candidate.edited = True
-            candidate.asset = dict(decision.asset or {})
-            candidate.reviewNote = decision.reason
-            self._revalidating += 1
-            try:
-                await self._apply_scores(await self._score([candidate]))
-            finally:
-                self._revalidating -= 1
-        self._sync()
-        signals = candidate.asset.get("trustSignals") or {}
-        return DecisionResult(
-            candidateId=candidate.id,
-            status=candidate.status,
-            accepted=candidate.accepted,
-            confidence=signals.get("confidence"),
-        )
+    async def _decide(self, decisions: list[Decision]) -> list[DecisionResult]:
+        # Record the whole batch before the first await: nothing can slip in between.
+        for decision in decisions:
+            self._board.record(decision)
+        for decision in decisions:
+            if decision.action == "edit":
+                await self._revalidate(decision.candidateId)
+        return [self._board.result(d.candidateId) for d in decisions]
 
-    def _accepting(self) -> str | None:
+    def _refusal(self, decisions: list[Decision]) -> str | None:
         if self._ws.phase != Phase.REVIEW:
             return f"run is in phase {self._ws.phase.value}, decisions are taken in REVIEW"
-        return None
+        return self._board.problem(decisions)
 
     @workflow.signal
     async def approve(self, candidate_id: str) -> None:
@@ -276,19 +258,19 @@ class MiningWorkflow:
 
     async def _signal(self, decision: Decision) -> None:
         # A signal cannot answer with an error, so a bad one is recorded and ignored.
-        problem = self._accepting() or decision_problem(decision, self._candidates)
+        problem = self._refusal([decision])
         if problem:
             self._ws.errors.append(f"ignored {decision.action} signal: {problem}")
             return
-        await self._apply(decision)
+        await self._decide([decision])
 
     @workflow.update
     async def decide(self, decisions: list[Decision]) -> list[DecisionResult]:
-        return [await self._apply(d) for d in decisions]
+        return await self._decide(decisions)
 
     @decide.validator
     def _check_decide(self, decisions: list[Decision]) -> None:
-        problem = self._accepting() or batch_problem(decisions, self._candidates)
+        problem = self._refusal(decisions)
         if problem:
             raise ValueError(problem)
 
@@ -296,8 +278,8 @@ class MiningWorkflow:
 
     async def _publish(self, request: MiningRequest) -> None:
         domain = request.domainTags[0] if request.domainTags else None
-        for cid in sorted(self._candidates):
-            candidate = self._candidates[cid]
+        for cid in sorted(self._board.candidates):
+            candidate = self._board.candidates[cid]
             if candidate.status != "approved":
                 continue
             result = await workflow.execute_activity(
@@ -312,17 +294,17 @@ class MiningWorkflow:
             candidate.status = "published"
             candidate.publishedUal = result.ual
             self._ws.publishedAssets.append(PublishedAsset(candidateId=cid, ual=result.ual))
-            self._sync()
-
-    def _sync(self) -> None:
-        self._ws.candidates = list(self._candidates.values())
-        self._ws.pendingApprovals = self._pending() if self._ws.phase == Phase.REVIEW else []
 
     @workflow.query
     def workspace(self) -> Workspace:
         # Rebuilt from a dump so every field counts as set: the converter drops
         # unset fields, and in-place appends do not mark a field as set.
-        snapshot = Workspace.model_validate(self._ws.model_dump())
-        snapshot.candidates = list(self._candidates.values())
-        snapshot.pendingApprovals = self._pending() if self._ws.phase == Phase.REVIEW else []
-        return Workspace.model_validate(snapshot.model_dump())
+        review = self._ws.phase == Phase.REVIEW
+        return Workspace.model_validate(
+            {
+                **self._ws.model_dump(),
+                "candidates": [c.model_dump() for c in self._board.candidates.values()],
+                "decisions": [d.model_dump() for d in self._board.decisions],
+                "pendingApprovals": self._board.pending() if review else [],
+            }
+        )

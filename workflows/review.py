@@ -4,19 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from workflows.contracts import Candidate, Decision
+from workflows.contracts import Candidate, Decision, DecisionResult, TrustSignals
+from workflows.jsonld import JsonLdError, validate_asset
 
 
 def jsonld_problem(asset: Any) -> str | None:
-    """Why an asset is not publishable JSON-LD, or None when it is."""
-    if not isinstance(asset, dict):
-        return "asset must be a JSON object"
-    context = asset.get("@context")
-    if not context or not isinstance(context, (str, dict, list)):
-        return "asset has no usable @context"
-    kind = asset.get("@type")
-    if not kind or not isinstance(kind, (str, list)):
-        return "asset has no @type"
+    """Why an asset is not publishable JSON-LD (the DKG store's own rules), or None."""
+    try:
+        validate_asset(asset)
+    except JsonLdError as exc:
+        return str(exc)
     return None
 
 
@@ -48,3 +45,87 @@ def batch_problem(decisions: list[Decision], candidates: dict[str, Candidate]) -
         if problem:
             return problem
     return None
+
+
+class ReviewBoard:
+    """The candidates and what reviewers decided about them (workflow state, no I/O).
+
+    Decisions are recorded synchronously, so a `decide` batch takes effect as a
+    whole before any re-validation awaits, and a signal or the deadline arriving
+    meanwhile sees a consistent board.
+    """
+
+    def __init__(self) -> None:
+        self.candidates: dict[str, Candidate] = {}
+        self.decisions: list[Decision] = []
+        self.revalidating = 0
+        self.closed = False
+        self._before_edit: dict[str, dict[str, Any]] = {}
+
+    def pending(self) -> list[str]:
+        return [cid for cid, c in self.candidates.items() if c.status == "pending"]
+
+    def settled(self) -> bool:
+        return not self.pending() and self.revalidating == 0
+
+    def problem(self, decisions: list[Decision]) -> str | None:
+        if self.closed:
+            return "the review deadline has passed"
+        return batch_problem(decisions, self.candidates)
+
+    def record(self, decision: Decision) -> None:
+        candidate = self.candidates[decision.candidateId]
+        self.decisions.append(decision)
+        candidate.reviewNote = decision.reason
+        if decision.action == "reject":
+            candidate.status = "rejected"
+        elif decision.action == "approve":
+            candidate.status = "approved"
+        else:
+            self._before_edit[candidate.id] = candidate.asset
+            candidate.asset = dict(decision.asset or {})
+            candidate.edited = True
+            candidate.status = "revalidating"
+            self.revalidating += 1
+
+    def revalidated(self, candidate_id: str, row: dict[str, Any] | None, error: str = "") -> None:
+        """Settle an edit: approved if validation accepts it, else back to the reviewer."""
+        candidate = self.candidates[candidate_id]
+        self.revalidating -= 1
+        previous = self._before_edit.pop(candidate_id, candidate.asset)
+        if row is None:
+            candidate.asset = previous
+            candidate.edited = False
+            candidate.reviewNote = f"edit not applied: re-validation failed ({error})"
+        else:
+            apply_score(candidate, row)
+            if candidate.accepted:
+                candidate.status = "approved"
+                return
+            candidate.reviewNote = (
+                "re-validation did not accept the edit; approve to publish it anyway, or edit again"
+            )
+        candidate.status = "expired" if self.closed else "pending"
+
+    def expire(self) -> None:
+        self.closed = True
+        for cid in self.pending():
+            self.candidates[cid].status = "expired"
+
+    def result(self, candidate_id: str) -> DecisionResult:
+        candidate = self.candidates[candidate_id]
+        signals = candidate.asset.get("trustSignals") or {}
+        return DecisionResult(
+            candidateId=candidate.id,
+            status=candidate.status,
+            accepted=candidate.accepted,
+            confidence=signals.get("confidence"),
+        )
+
+
+def apply_score(candidate: Candidate, row: dict[str, Any]) -> None:
+    """A `score_candidates` row onto its candidate: trust signals, verdict, reasoning."""
+    signals = TrustSignals(**row["trustSignals"])
+    candidate.asset["trustSignals"] = signals.model_dump()
+    candidate.accepted = bool(row["accepted"])
+    candidate.reasoning = list(row.get("reasoning", []))

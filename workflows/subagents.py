@@ -16,7 +16,7 @@ from temporalio.common import RetryPolicy
 
 from activities.agents import prompts
 from workflows.agent_tools import activity_tools
-from workflows.contracts import MiningRequest, Workspace
+from workflows.contracts import MiningRequest, Workspace, memory_tags
 from workflows.tool_contracts import DISCOVERY_TOOLS, ENRICHMENT_TOOLS, VALIDATION_TOOLS
 from workflows.usage import UsageCounter
 from workflows.workspace import (
@@ -25,6 +25,7 @@ from workflows.workspace import (
     subagents_from_messages,
     todos_from_state,
     tool_results,
+    trusted_score_rows,
 )
 
 with workflow.unsafe.imports_passed_through():
@@ -43,7 +44,7 @@ MEMORY_ROUTE = "/memories/"
 MEMORY_BACKEND = "memory"  # the worker-side factory name (kminer/worker.py)
 
 
-def agent_backend(run_id: str) -> CompositeBackend:
+def agent_backend(run_id: str, tags: list[str]) -> CompositeBackend:
     """Run files in agent state; `/memories/**` in SQL, each operation an activity.
 
     `backend_type=StateBackend` advertises the methods without constructing the SQL
@@ -51,7 +52,7 @@ def agent_backend(run_id: str) -> CompositeBackend:
     """
     memory = TemporalBackend(
         MEMORY_BACKEND,
-        factory_argument=run_id,
+        factory_argument={"runId": run_id, "tags": tags},
         backend_type=StateBackend,
         activity_options={
             "start_to_close_timeout": timedelta(seconds=20),
@@ -103,7 +104,7 @@ class SubagentRunner:
             system_prompt=prompt,
             middleware=[TodoListMiddleware()],
             subagents=subagents or [],
-            backend=agent_backend(self._ws.runId),
+            backend=agent_backend(self._ws.runId, memory_tags(self._request.domainTags)),
             activity_options=MODEL_OPTIONS,
             name=role,
         )
@@ -188,6 +189,6 @@ class SubagentRunner:
             {"candidates": candidates, "validationRules": rules},
         )
         rows = tool_results(out.messages, "score_candidates")
-        out.scores = [r for r in rows if "candidateId" in r]
+        out.scores = trusted_score_rows(out.messages, candidates)
         out.report = next((r["report"] for r in reversed(rows) if "report" in r), out.summary)
         return out

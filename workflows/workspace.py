@@ -112,3 +112,38 @@ def response_from(ws: Workspace, candidates: list[Candidate]) -> KnowledgeMinerR
         triplets=ws.triplets,
         usage=ws.usage,
     )
+
+
+def trusted_score_rows(
+    messages: list[Any], candidates: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Scores from `score_candidates` calls that scored exactly the run's candidates.
+
+    A model could pass altered assets or its own threshold; such rows are ignored,
+    and the workflow scores those candidates itself.
+    """
+    current = {c["candidateId"]: c["asset"] for c in candidates}
+    trusted_calls: set[str] = set()
+    for m in messages:
+        for call in getattr(m, "tool_calls", None) or []:
+            if call.get("name") != "score_candidates":
+                continue
+            args = call.get("args") or {}
+            scored = args.get("candidates") or []
+            if args.get("threshold") is None and all(
+                isinstance(c, dict) and current.get(c.get("candidateId")) == c.get("asset")
+                for c in scored
+            ):
+                trusted_calls.add(call.get("id"))
+    rows: dict[str, dict[str, Any]] = {}
+    for m in messages:
+        if m.type != "tool" or getattr(m, "tool_call_id", None) not in trusted_calls:
+            continue
+        try:
+            body = json.loads(str(m.content))
+        except json.JSONDecodeError:
+            continue
+        for row in body.get("results", []) if isinstance(body, dict) else []:
+            if isinstance(row, dict) and row.get("candidateId") in current:
+                rows[row["candidateId"]] = row
+    return list(rows.values())
