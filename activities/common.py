@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -22,9 +23,23 @@ from workflows.tool_contracts import (
 )
 
 
+async def heartbeating(fn: Callable[..., T], *args: Any) -> T:
+    """Run blocking work in a thread and heartbeat while it runs."""
+    task = asyncio.ensure_future(asyncio.to_thread(fn, *args))
+    while True:
+        done, _ = await asyncio.wait([task], timeout=HEARTBEAT_EVERY_SECONDS)
+        if done:
+            return task.result()
+        activity.heartbeat()
+
+
 def args_hash(args: Any) -> str:
     body = json.dumps(args, sort_keys=True, default=str)
     return hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
+T = TypeVar("T")
+HEARTBEAT_EVERY_SECONDS = 5.0
 
 
 def cap_results(results: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:

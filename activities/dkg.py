@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
-from activities.common import Auditor, run_tool
+from activities.common import Auditor, heartbeating, run_tool
 from storage.tables import PublishRecord
 from workflows.jsonld import content_hash
 from workflows.tool_contracts import (
@@ -56,11 +56,19 @@ def _dump(obj: Any) -> dict[str, Any]:
 
 
 class DkgActivities:
-    def __init__(self, dkg: Dkg, engine: Engine | None, dkg_errors: tuple[type[Exception], ...]):
+    def __init__(
+        self,
+        dkg: Dkg,
+        engine: Engine | None,
+        dkg_errors: tuple[type[Exception], ...],
+        refusals: tuple[type[Exception], ...] = (),
+    ):
         self._dkg = dkg
         self._engine = engine
         self._audit = Auditor(engine)
         self._errors = dkg_errors
+        # Errors that say "this asset will never be accepted": retrying is pointless.
+        self._refusals = refusals
 
     @activity.defn(name="dkg_get_asset")
     async def dkg_get_asset(self, args: UalArgs) -> ToolResponse:
@@ -138,44 +146,74 @@ class DkgActivities:
     async def dkg_publish_asset(self, args: PublishArgs) -> PublishResult:
         """Publish one approved candidate exactly once.
 
-        A PublishRecord per (run, candidate) answers retries with the first UAL;
-        the store itself is idempotent per content hash, so a crash between the
-        mint and the record still yields one asset.
+        A PublishRecord per (run, candidate) is reserved *before* minting and
+        completed after, so a retry (or a second worker after a crash) finds
+        either the UAL or an unfinished reservation, which it resolves by the
+        content hash instead of minting again. Heartbeats let Temporal notice a
+        dead worker quickly even while a remote publish takes minutes.
         """
-        return await asyncio.to_thread(self._publish, args)
+        return await heartbeating(self._publish, args)
 
     def _publish(self, args: PublishArgs) -> PublishResult:
         digest = content_hash(args.asset)
-        if self._engine is not None:
-            with Session(self._engine) as session:
-                done = session.exec(
-                    select(PublishRecord).where(
-                        PublishRecord.run_id == args.runId,
-                        PublishRecord.candidate_id == args.candidateId,
-                    )
-                ).first()
-                if done is not None:
-                    return PublishResult(candidateId=args.candidateId, ual=done.ual, created=False)
+        record = self._reserve(args, digest)
+        if record is not None and record.ual:
+            return PublishResult(candidateId=args.candidateId, ual=record.ual, created=False)
+        if record is not None:
+            # An earlier attempt reserved but did not finish: did it mint?
+            find = getattr(self._dkg, "find_by_content_hash", None)
+            earlier = find(digest) if find is not None else None
+            if earlier:
+                self._complete(args, earlier)
+                return PublishResult(candidateId=args.candidateId, ual=earlier, created=False)
         try:
             outcome = self._dkg.publish(
                 args.asset, publisher=PUBLISHER_ADDRESS, stake_amount=0.0, domain=args.domain
             )
-        except self._errors as exc:
+        except self._refusals as exc:
             raise ApplicationError(
                 f"DKG refused the asset: {exc}", type="DkgPublishRefused", non_retryable=True
             ) from exc
-        if self._engine is not None:
-            with Session(self._engine) as session:
-                session.add(
-                    PublishRecord(
-                        run_id=args.runId,
-                        candidate_id=args.candidateId,
-                        ual=outcome.ual,
-                        content_hash=digest,
-                    )
+        # Any other DkgError (node unreachable, timeout) propagates and Temporal retries.
+        ual = self._complete(args, outcome.ual)
+        return PublishResult(candidateId=args.candidateId, ual=ual, created=outcome.created)
+
+    def _reserve(self, args: PublishArgs, digest: str) -> PublishRecord | None:
+        """Reserve (run, candidate); returns the existing record if there is one."""
+        if self._engine is None:
+            return None
+        with Session(self._engine) as session:
+            session.add(
+                PublishRecord(
+                    run_id=args.runId, candidate_id=args.candidateId, ual="", content_hash=digest
                 )
-                try:
-                    session.commit()
-                except IntegrityError:
-                    session.rollback()
-        return PublishResult(candidateId=args.candidateId, ual=outcome.ual, created=outcome.created)
+            )
+            try:
+                session.commit()
+                return None
+            except IntegrityError:
+                session.rollback()
+            return session.exec(
+                select(PublishRecord).where(
+                    PublishRecord.run_id == args.runId,
+                    PublishRecord.candidate_id == args.candidateId,
+                )
+            ).one()
+
+    def _complete(self, args: PublishArgs, ual: str) -> str:
+        """Record the UAL; if another attempt recorded one first, that one stands."""
+        if self._engine is None:
+            return ual
+        with Session(self._engine) as session:
+            record = session.exec(
+                select(PublishRecord).where(
+                    PublishRecord.run_id == args.runId,
+                    PublishRecord.candidate_id == args.candidateId,
+                )
+            ).one()
+            if record.ual:
+                return record.ual
+            record.ual = ual
+            session.add(record)
+            session.commit()
+            return ual

@@ -21,7 +21,7 @@ from kminer.config import Settings
 from storage.corpus_index import CorpusIndex
 from storage.db import make_engine
 from storage.dkg_factory import open_dkg
-from storage.dkg_store import DkgError
+from storage.dkg_store import DkgError, DkgValidationError
 from storage.memory_repo import MemoryRepository
 from workflows.contracts import RuntimeConfig
 from workflows.mining import MiningWorkflow
@@ -73,7 +73,7 @@ def open_services(settings: Settings) -> Services:
 
 def activities_for(settings: Settings, services: Services) -> list[Any]:
     auditor = Auditor(services.engine)
-    dkg = DkgActivities(services.dkg, services.engine, (DkgError,))
+    dkg = DkgActivities(services.dkg, services.engine, (DkgError,), (DkgValidationError,))
     search = SearchActivities(services.search, services.dkg, auditor)
     validation = ValidationActivities(services.dkg, auditor)
     memory = MemoryActivities(MemoryRepository(services.engine))

@@ -248,6 +248,11 @@ class EmbeddedDkg:
             self._hash_to_ual, self._next_token = hashes, top + 1
         return self._hash_to_ual
 
+    def find_by_content_hash(self, digest: str) -> str | None:
+        """The UAL already published with this content, if any."""
+        with self._lock:
+            return self._state().get(digest)
+
     def publish(
         self,
         asset: dict[str, Any],

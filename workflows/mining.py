@@ -288,7 +288,9 @@ class MiningWorkflow:
                     runId=self._ws.runId, candidateId=cid, asset=candidate.asset, domain=domain
                 ),
                 result_type=PublishResult,
-                start_to_close_timeout=SHORT,
+                # A remote publish is a chain transaction plus polling: minutes, not seconds.
+                start_to_close_timeout=timedelta(minutes=10),
+                heartbeat_timeout=timedelta(seconds=20),
                 retry_policy=RETRY,
             )
             candidate.status = "published"

@@ -1,0 +1,102 @@
+"""dkg_publish_asset: one asset per approved candidate, whatever retries happen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlmodel import Session, select
+from temporalio.exceptions import ApplicationError
+
+from activities.dkg import DkgActivities
+from storage.db import make_engine
+from storage.dkg_store import DkgError, DkgValidationError, EmbeddedDkg, PublishResult
+from storage.tables import PublishRecord
+from workflows.jsonld import content_hash
+from workflows.tool_contracts import PublishArgs
+
+ASSET = {"@context": "https://schema.org/", "@type": "Claim", "name": "A supplies B"}
+
+
+class MintingNode:
+    """A DKG edge that mints a new asset on every call, like a real chain would."""
+
+    def __init__(self) -> None:
+        self.minted: dict[str, str] = {}
+        self.calls = 0
+        self.fail_with: Exception | None = None
+
+    def publish(self, asset: dict[str, Any], **_: Any) -> PublishResult:
+        self.calls += 1
+        if self.fail_with is not None:
+            raise self.fail_with
+        ual = f"did:dkg:test/0x1/{self.calls}"
+        self.minted[content_hash(asset)] = ual
+        return PublishResult(ual=ual, created=True)
+
+    def find_by_content_hash(self, digest: str) -> str | None:
+        return self.minted.get(digest)
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Any:
+    return make_engine(f"sqlite:///{tmp_path / 'db.sqlite'}")
+
+
+def publisher(node: Any, engine: Any) -> DkgActivities:
+    return DkgActivities(node, engine, (DkgError,), (DkgValidationError,))
+
+
+def args(candidate: str = "cand-1") -> PublishArgs:
+    return PublishArgs(runId="run-1", candidateId=candidate, asset=ASSET)
+
+
+def test_a_retry_after_success_returns_the_first_ual_without_minting(engine: Any) -> None:
+    node = MintingNode()
+    first = publisher(node, engine)._publish(args())
+    again = publisher(node, engine)._publish(args())
+    assert node.calls == 1
+    assert again.ual == first.ual and again.created is False
+
+
+def test_a_crash_between_mint_and_record_is_resolved_by_content_hash(engine: Any) -> None:
+    node = MintingNode()
+    node.publish(ASSET)  # the attempt that minted, then died before recording
+    with Session(engine) as session:
+        session.add(
+            PublishRecord(
+                run_id="run-1", candidate_id="cand-1", ual="", content_hash=content_hash(ASSET)
+            )
+        )
+        session.commit()
+    result = publisher(node, engine)._publish(args())
+    assert node.calls == 1, "no second mint"
+    assert result.ual == "did:dkg:test/0x1/1"
+    with Session(engine) as session:
+        assert session.exec(select(PublishRecord)).one().ual == result.ual
+
+
+def test_a_refused_asset_is_final_but_a_transient_error_is_retried(engine: Any) -> None:
+    node = MintingNode()
+    node.fail_with = DkgValidationError("asset has no @type")
+    with pytest.raises(ApplicationError) as refused:
+        publisher(node, engine)._publish(args("cand-2"))
+    assert refused.value.non_retryable
+    node.fail_with = DkgError("cannot reach the DKG node")
+    with pytest.raises(DkgError):
+        publisher(node, engine)._publish(args("cand-3"))  # Temporal retries this one
+    node.fail_with = None
+    assert publisher(node, engine)._publish(args("cand-3")).created
+
+
+def test_the_embedded_store_keeps_one_asset_per_content(engine: Any, tmp_path: Path) -> None:
+    store = EmbeddedDkg(tmp_path / "dkg")
+    try:
+        before = store.count_assets()
+        first = publisher(store, engine)._publish(args("cand-a"))
+        second = publisher(store, engine)._publish(args("cand-b"))  # same content
+        assert first.ual == second.ual and store.count_assets() == before + 1
+        assert store.find_by_content_hash(content_hash(ASSET)) == first.ual
+    finally:
+        store.close()
