@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
 from pydantic import BaseModel, Field
-from temporalio.client import Client, WorkflowExecutionStatus, WorkflowUpdateFailedError
-from temporalio.service import RPCError
+from temporalio.client import (
+    Client,
+    WorkflowExecutionStatus,
+    WorkflowFailureError,
+    WorkflowUpdateFailedError,
+)
+from temporalio.service import RPCError, RPCStatusCode
 
+from kminer.runs import start_run
 from workflows.contracts import (
     Decision,
     DecisionResult,
@@ -18,6 +23,15 @@ from workflows.contracts import (
     Workspace,
 )
 from workflows.mining import MiningWorkflow
+
+
+def rpc_http_error(exc: RPCError, run_id: str) -> HTTPException:
+    """Temporal's answer as HTTP: an unknown run is 404, an unreachable server 503."""
+    if exc.status == RPCStatusCode.NOT_FOUND:
+        return HTTPException(404, f"run {run_id} not found")
+    if exc.status == RPCStatusCode.ALREADY_EXISTS:
+        return HTTPException(409, f"run {run_id} already exists")
+    return HTTPException(503, f"Temporal unavailable: {exc.message}")
 
 
 class StartedRun(BaseModel):
@@ -52,19 +66,19 @@ def create_app(client: Client, task_queue: str, services: Any | None = None) -> 
         return {"status": "ok", "taskQueue": request.app.state.task_queue}
 
     @app.post("/api/runs", status_code=201)
-    async def start_run(body: MiningRequest, client: Client = Depends(temporal)) -> StartedRun:
-        run_id = f"mine-{uuid.uuid4().hex[:12]}"
-        await client.start_workflow(
-            MiningWorkflow.run, body, id=run_id, task_queue=app.state.task_queue
-        )
-        return StartedRun(runId=run_id, threadId=body.threadId, domainTags=body.domainTags)
+    async def start(body: MiningRequest, client: Client = Depends(temporal)) -> StartedRun:
+        try:
+            handle = await start_run(client, app.state.task_queue, body)
+        except RPCError as exc:
+            raise rpc_http_error(exc, "new run") from exc
+        return StartedRun(runId=handle.id, threadId=body.threadId, domainTags=body.domainTags)
 
     async def _workspace(client: Client, run_id: str) -> Workspace:
         handle = client.get_workflow_handle(run_id)
         try:
             return await handle.query(MiningWorkflow.workspace)
         except RPCError as exc:
-            raise HTTPException(404, f"run {run_id} not found: {exc.message}") from exc
+            raise rpc_http_error(exc, run_id) from exc
 
     @app.get("/api/runs/{run_id}")
     async def get_run(run_id: str, client: Client = Depends(temporal)) -> Workspace:
@@ -81,7 +95,7 @@ def create_app(client: Client, task_queue: str, services: Any | None = None) -> 
             cause = exc.cause
             raise HTTPException(409, getattr(cause, "message", str(cause))) from exc
         except RPCError as exc:
-            raise HTTPException(404, f"run {run_id}: {exc.message}") from exc
+            raise rpc_http_error(exc, run_id) from exc
 
     @app.get("/api/runs/{run_id}/result")
     async def result(run_id: str, client: Client = Depends(temporal)) -> KnowledgeMinerResponse:
@@ -89,17 +103,22 @@ def create_app(client: Client, task_queue: str, services: Any | None = None) -> 
         try:
             desc = await handle.describe()
         except RPCError as exc:
-            raise HTTPException(404, f"run {run_id} not found") from exc
+            raise rpc_http_error(exc, run_id) from exc
         if desc.status == WorkflowExecutionStatus.RUNNING:
             raise HTTPException(409, f"run {run_id} is still running")
-        return await handle.result()
+        try:
+            return await handle.result()
+        except WorkflowFailureError as exc:
+            raise HTTPException(
+                409, f"run {run_id} ended {desc.status.name}: {exc.cause or exc}"
+            ) from exc
 
     @app.post("/api/runs/{run_id}/cancel", status_code=202)
     async def cancel(run_id: str, client: Client = Depends(temporal)) -> dict[str, str]:
         try:
             await client.get_workflow_handle(run_id).cancel()
         except RPCError as exc:
-            raise HTTPException(404, f"run {run_id}: {exc.message}") from exc
+            raise rpc_http_error(exc, run_id) from exc
         return {"runId": run_id, "status": "cancel requested"}
 
     def _services(request: Request) -> Any:
@@ -127,10 +146,15 @@ def create_app(client: Client, task_queue: str, services: Any | None = None) -> 
 
     @app.get("/api/dkg/assets/{ual:path}")
     def get_asset(ual: str, services: Any = Depends(_services)) -> dict[str, Any]:
-        asset = services.dkg.get_asset(ual)
+        from storage.dkg_store import DkgError
+
+        try:
+            asset = services.dkg.get_asset(ual)
+            meta = services.dkg.get_metadata(ual) if asset is not None else None
+        except DkgError as exc:
+            raise HTTPException(502, f"DKG: {exc}") from exc
         if asset is None:
             raise HTTPException(404, f"no Knowledge Asset {ual}")
-        meta = services.dkg.get_metadata(ual)
         return {"ual": ual, "asset": asset, "metadata": meta.model_dump() if meta else None}
 
     @app.get("/api/blobs/{sha256}")

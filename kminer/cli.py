@@ -26,23 +26,31 @@ def _settings(args: argparse.Namespace) -> Settings:
     return load_settings(getattr(args, "data_dir", None))
 
 
-async def _wait_for_stop() -> None:
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
+async def _serve_until_stopped() -> None:
+    """Run until SIGINT/SIGTERM cancels the command (see `_until_sigterm`)."""
+    await asyncio.Event().wait()
+
+
+def _stopped_cleanly() -> int:
+    """For long-running commands a stop signal is the normal end: exit 0."""
+    task = asyncio.current_task()
+    if task is not None:
+        task.uncancel()
+    return 0
 
 
 async def cmd_up(args: argparse.Namespace) -> int:
     from kminer.stack import embedded_stack
 
     settings = _settings(args)
-    async with embedded_stack(settings, api_port=args.port) as stack:
-        print(f"Temporal  {stack.temporal_address}", flush=True)
-        print(f"API       {stack.api_url}  (healthz: {stack.api_url}/healthz)", flush=True)
-        print(f"data dir  {settings.data_dir}  — Ctrl-C to stop", flush=True)
-        await _wait_for_stop()
+    try:
+        async with embedded_stack(settings, api_port=args.port) as stack:
+            print(f"Temporal  {stack.temporal_address}", flush=True)
+            print(f"API       {stack.api_url}  (healthz: {stack.api_url}/healthz)", flush=True)
+            print(f"data dir  {settings.data_dir}  — Ctrl-C to stop", flush=True)
+            await _serve_until_stopped()
+    except asyncio.CancelledError:
+        return _stopped_cleanly()
     return 0
 
 
@@ -65,7 +73,9 @@ async def cmd_worker(args: argparse.Namespace) -> int:
         worker = build_worker(client, settings, services)
         print(f"worker polling {settings.task_queue} on {address}", flush=True)
         async with worker:
-            await _wait_for_stop()
+            await _serve_until_stopped()
+    except asyncio.CancelledError:
+        return _stopped_cleanly()
     finally:
         services.close()
     return 0
@@ -114,20 +124,10 @@ async def cmd_mine(args: argparse.Namespace) -> int:
     return 0
 
 
-async def cmd_review(args: argparse.Namespace) -> int:
-    from temporalio.client import WorkflowUpdateFailedError
-
-    from kminer.stack import read_stack_file
-    from kminer.worker import connect
+def _decisions(args: argparse.Namespace) -> list[Any]:
+    """The review flags as decisions; a bad edit file is refused before any connection."""
     from workflows.contracts import Decision
-    from workflows.mining import MiningWorkflow
 
-    settings = _settings(args)
-    running = read_stack_file(settings)
-    address = settings.temporal_address or (running["temporal"] if running else None)
-    if not address:
-        raise UsageError("no running stack for this data dir; start one with kminer up")
-    handle = (await connect(settings, address)).get_workflow_handle(args.run_id)
     decisions = [Decision(candidateId=c, action="approve") for c in args.approve or []]
     decisions += [
         Decision(candidateId=c, action="reject", reason=args.reason) for c in args.reject or []
@@ -137,15 +137,39 @@ async def cmd_review(args: argparse.Namespace) -> int:
             asset = json.loads(Path(path).read_text())
         except (OSError, json.JSONDecodeError) as exc:
             raise UsageError(f"cannot read edited asset {path}: {exc}") from None
+        if not isinstance(asset, dict):
+            raise UsageError(f"edited asset {path} must be a JSON-LD object")
         decisions.append(Decision(candidateId=cid, action="edit", asset=asset))
-    if not decisions:
-        ws = await handle.query(MiningWorkflow.workspace)
-        print(ws.model_dump_json(indent=2, include={"phase", "pendingApprovals", "candidates"}))
-        return 0
+    return decisions
+
+
+async def cmd_review(args: argparse.Namespace) -> int:
+    from temporalio.client import WorkflowUpdateFailedError
+    from temporalio.service import RPCError, RPCStatusCode
+
+    from kminer.stack import read_stack_file
+    from kminer.worker import connect
+    from workflows.mining import MiningWorkflow
+
+    decisions = _decisions(args)
+    settings = _settings(args)
+    running = read_stack_file(settings)
+    address = settings.temporal_address or (running["temporal"] if running else None)
+    if not address:
+        raise UsageError("no running stack for this data dir; start one with kminer up")
+    handle = (await connect(settings, address)).get_workflow_handle(args.run_id)
     try:
+        if not decisions:
+            ws = await handle.query(MiningWorkflow.workspace)
+            print(ws.model_dump_json(indent=2, include={"phase", "pendingApprovals", "candidates"}))
+            return 0
         results = await handle.execute_update(MiningWorkflow.decide, decisions)
     except WorkflowUpdateFailedError as exc:
         raise UsageError(f"decision refused: {getattr(exc.cause, 'message', exc.cause)}") from None
+    except RPCError as exc:
+        if exc.status == RPCStatusCode.NOT_FOUND:
+            raise UsageError(f"no run {args.run_id}") from None
+        raise
     for r in results:
         print(f"{r.candidateId}: {r.status} (confidence {r.confidence})")
     return 0
@@ -273,11 +297,16 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # noqa: BLE001  (one line, not a stack trace)
+        from temporalio.client import WorkflowFailureError
+
         from kminer.stack import StackError
 
         if isinstance(exc, StackError):
             print(f"kminer: {exc}", file=sys.stderr)
             return 2
+        if isinstance(exc, WorkflowFailureError):
+            print(f"kminer: the run failed: {exc.cause or exc}", file=sys.stderr)
+            return 1
         print(f"kminer: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
 

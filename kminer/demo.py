@@ -8,10 +8,11 @@ import sys
 import time
 
 import httpx
+from temporalio.service import RPCError
 
 from kminer.config import Settings, load_settings
 from kminer.runs import follow, start_run
-from kminer.stack import embedded_stack
+from kminer.stack import StackError, embedded_stack, read_stack_file
 from storage.dkg_store import EmbeddedDkg
 from storage.memory_repo import MemoryRepository
 from workflows.contracts import Decision, MiningRequest
@@ -31,10 +32,15 @@ def fresh_demo_settings(settings: Settings) -> Settings:
     A second demo in a used store would find its own earlier claims as duplicates
     and publish nothing, so the demo folder (and only it) is reset first.
     """
-    demo_dir = settings.data_dir / "demo"
-    if demo_dir.exists():
-        shutil.rmtree(demo_dir)
-    return load_settings(demo_dir)
+    demo = load_settings(settings.data_dir / "demo")
+    running = read_stack_file(demo)
+    if running:
+        raise StackError(
+            f"another demo (pid {running['pid']}) is running in {demo.data_dir}; wait for it"
+        )
+    if demo.data_dir.exists():
+        shutil.rmtree(demo.data_dir)
+    return demo
 
 
 async def run_demo(settings: Settings) -> int:
@@ -57,7 +63,11 @@ async def run_demo(settings: Settings) -> int:
         # Review happens while `follow` watches: wait for REVIEW, then decide.
         async def review() -> None:
             while True:
-                ws = await handle.query(MiningWorkflow.workspace)
+                try:
+                    ws = await handle.query(MiningWorkflow.workspace)
+                except RPCError:  # the run's first task may not have run yet
+                    await asyncio.sleep(0.3)
+                    continue
                 if ws.phase.value == "REVIEW" and ws.pendingApprovals:
                     break
                 if ws.phase.value in ("COMPLETED", "FAILED", "CANCELED"):
@@ -89,8 +99,15 @@ async def run_demo(settings: Settings) -> int:
                 f"{len(results) - approved} rejected"
             )
 
-        reviewer = asyncio.create_task(review())
-        result = await follow(handle, out=sys.stdout)
+        reviewer = asyncio.ensure_future(review())
+        watcher = asyncio.ensure_future(follow(handle, out=sys.stdout))
+        # If the reviewer fails, say so now instead of waiting out the review deadline.
+        await asyncio.wait([reviewer, watcher], return_when=asyncio.FIRST_EXCEPTION)
+        if reviewer.done() and reviewer.exception() is not None:
+            watcher.cancel()
+            await handle.cancel()
+            raise reviewer.exception()  # type: ignore[misc]
+        result = await watcher
         await reviewer
 
         say(f"\n{result.synthesizedReport}")

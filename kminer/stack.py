@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import json
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +21,14 @@ from kminer.worker import Services, build_worker, connect, open_services
 
 class StackError(RuntimeError):
     pass
+
+
+class EmbeddedApiServer(uvicorn.Server):
+    """uvicorn without its own signal handling: the stack owns SIGINT/SIGTERM."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
 
 
 @dataclass
@@ -39,6 +47,16 @@ def read_stack_file(settings: Settings) -> dict[str, Any] | None:
     except (OSError, ValueError, KeyError):
         return None
     return info
+
+
+async def api_listening(task: asyncio.Task, port: int, timeout: float = 30.0) -> None:
+    """Wait until the API listens, or say why it never will."""
+    probe = asyncio.ensure_future(asyncio.to_thread(wait_for_port, port, timeout))
+    done, _ = await asyncio.wait([probe, task], return_when=asyncio.FIRST_COMPLETED)
+    if task in done:
+        probe.cancel()
+        raise StackError(f"the API could not start on {LOOPBACK}:{port}: {task.exception()!r}")
+    probe.result()
 
 
 @contextlib.asynccontextmanager
@@ -90,9 +108,9 @@ async def embedded_stack(
                 if port is not None:
                     app = create_app(client, settings.task_queue, services)
                     config = uvicorn.Config(app, host=LOOPBACK, port=port, log_level="warning")
-                    api_server = uvicorn.Server(config)
+                    api_server = EmbeddedApiServer(config)
                     api_task = asyncio.create_task(api_server.serve())
-                    await asyncio.to_thread(wait_for_port, port, 30.0)
+                    await api_listening(api_task, port)
                 yield Stack(client, services, address, api_url)
             finally:
                 settings.stack_file.unlink(missing_ok=True)

@@ -56,18 +56,29 @@ class Services:
     search: Any
 
     def close(self) -> None:
-        self.dkg.close()
-        self.engine.dispose()
+        try:
+            self.dkg.close()
+        finally:
+            self.engine.dispose()
 
 
 def open_services(settings: Settings) -> Services:
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     engine = make_engine(settings.database_url)
-    dkg = open_dkg(settings.dkg_node_url, settings.data_dir, settings.seed_dir)
-    if settings.tavily_api_key:
-        search: Any = TavilySearch(settings.tavily_api_key)
-    else:
-        search = CorpusSearch(CorpusIndex(settings.data_dir / "corpus.db", settings.corpus_dir))
+    try:
+        dkg = open_dkg(settings.dkg_node_url, settings.data_dir, settings.seed_dir)
+    except BaseException:
+        engine.dispose()
+        raise
+    try:
+        if settings.tavily_api_key:
+            search: Any = TavilySearch(settings.tavily_api_key)
+        else:
+            index = CorpusIndex(settings.data_dir / "corpus.db", settings.corpus_dir)
+            search = CorpusSearch(index)
+    except BaseException:
+        Services(dkg=dkg, engine=engine, search=None).close()
+        raise
     return Services(dkg=dkg, engine=engine, search=search)
 
 

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import uuid
 
 import httpx
+from temporalio.client import WorkflowFailureError
 
+from kminer.config import Settings
 from kminer.stack import Stack
 from workflows.contracts import Phase
 
@@ -85,3 +89,22 @@ async def test_unknown_runs_are_404(stack: Stack) -> None:
     async with httpx.AsyncClient(base_url=stack.api_url or "") as http:
         answer = await http.get("/api/runs/mine-doesnotexist")
     assert answer.status_code == 404
+
+
+async def test_the_result_of_a_failed_run_is_a_409_with_the_cause(
+    stack: Stack, settings: Settings
+) -> None:
+    run_id = f"bad-{uuid.uuid4().hex[:8]}"
+    handle = await stack.client.start_workflow(
+        "MiningWorkflow",
+        {"query": "lithium", "domainTags": ["no spaces allowed"]},
+        id=run_id,
+        task_queue=settings.task_queue,
+    )
+    with contextlib.suppress(WorkflowFailureError):
+        await handle.result()
+    async with httpx.AsyncClient(base_url=stack.api_url or "") as http:
+        answer = await http.get(f"/api/runs/{run_id}/result")
+    assert answer.status_code == 409
+    assert "FAILED" in answer.json()["detail"]
+    assert "invalid domain tag 'no spaces allowed'" in answer.json()["detail"]

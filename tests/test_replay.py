@@ -21,7 +21,33 @@ async def test_a_completed_run_replays_deterministically(stack: Stack, settings:
     handle = await start_run(stack.client, settings.task_queue, request)
     result = await handle.result()
     assert result.phase == Phase.COMPLETED
+    from tests.test_review import scheduled
+
+    assert await scheduled(handle, "score_candidates") == 1, "the agent's faithful scores stand"
     history = await handle.fetch_history()
     replayer = Replayer(workflows=[MiningWorkflow], plugins=[deepagents_plugin(settings)])
     replayed = await replayer.replay_workflow(history, raise_on_replay_failure=False)
+    assert replayed.replay_failure is None, replayed.replay_failure
+
+
+async def test_a_reviewed_run_with_signals_and_updates_replays(
+    stack: Stack, settings: Settings
+) -> None:
+    from tests.test_review import start_reviewed_run
+    from workflows.contracts import Decision
+
+    handle, ws = await start_reviewed_run(stack, settings.task_queue)
+    first, second, *rest = ws.pendingApprovals
+    edited = {**ws.candidates[1].asset, "name": "edited"}
+    await handle.signal(MiningWorkflow.approve, first)
+    await handle.execute_update(
+        MiningWorkflow.decide,
+        [Decision(candidateId=second, action="edit", asset=edited)]
+        + [Decision(candidateId=c, action="reject") for c in rest],
+    )
+    await handle.result()
+    replayer = Replayer(workflows=[MiningWorkflow], plugins=[deepagents_plugin(settings)])
+    replayed = await replayer.replay_workflow(
+        await handle.fetch_history(), raise_on_replay_failure=False
+    )
     assert replayed.replay_failure is None, replayed.replay_failure

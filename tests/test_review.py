@@ -6,7 +6,8 @@ import asyncio
 from typing import Any
 
 import pytest
-from temporalio.client import WorkflowHandle, WorkflowUpdateFailedError
+from temporalio.api.enums.v1 import EventType
+from temporalio.client import WorkflowFailureError, WorkflowHandle, WorkflowUpdateFailedError
 
 from kminer.runs import start_run
 from kminer.stack import Stack
@@ -32,8 +33,23 @@ async def wait_for_review(handle: WorkflowHandle, timeout: float = 120) -> Works
     return await asyncio.wait_for(poll(), timeout)
 
 
-async def start_reviewed_run(stack: Stack, task_queue: str) -> tuple[WorkflowHandle, Workspace]:
-    request = MiningRequest(query=QUESTION, domainTags=["supply_chain", "general_risk"])
+async def scheduled(handle: WorkflowHandle, activity_type: str) -> int:
+    count = 0
+    async for event in handle.fetch_history_events():
+        if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
+            attrs = event.activity_task_scheduled_event_attributes
+            count += attrs.activity_type.name == activity_type
+    return count
+
+
+async def start_reviewed_run(
+    stack: Stack, task_queue: str, timeout_seconds: int = 3600
+) -> tuple[WorkflowHandle, Workspace]:
+    request = MiningRequest(
+        query=QUESTION,
+        domainTags=["supply_chain", "general_risk"],
+        reviewTimeoutSeconds=timeout_seconds,
+    )
     handle = await start_run(stack.client, task_queue, request)
     return handle, await wait_for_review(handle)
 
@@ -49,6 +65,7 @@ async def test_required_review_waits_and_each_decision_changes_the_outcome(
     approve_id, edit_id, reject_id, *rest = [c.id for c in ws.candidates]
     edited = dict(next(c.asset for c in ws.candidates if c.id == edit_id))
     edited["name"] = "Edited by reviewer: " + edited["name"]
+    edited.pop("trustSignals")  # so a confidence in the answer can only come from re-validation
 
     await handle.signal(MiningWorkflow.approve, approve_id)
     await handle.signal(MiningWorkflow.reject, args=[reject_id, "not supported by sources"])
@@ -69,6 +86,7 @@ async def test_required_review_waits_and_each_decision_changes_the_outcome(
     statuses = {a["candidateId"]: a["reviewStatus"] for a in result.candidateAssets}
     assert statuses[reject_id] == "rejected"
     assert result.phase == Phase.COMPLETED
+    assert await scheduled(handle, "score_candidates") == 2, "validation, then the one edit"
 
 
 @pytest.mark.parametrize(
@@ -107,3 +125,53 @@ async def test_a_bad_signal_is_recorded_and_ignored(stack: Stack, settings: Any)
     assert any("unknown candidate" in e for e in after.errors), after.errors
     assert after.pendingApprovals == ws.pendingApprovals
     await handle.cancel()
+
+
+async def test_an_edit_validation_does_not_accept_goes_back_to_the_reviewer(
+    stack: Stack, settings: Any
+) -> None:
+    handle, ws = await start_reviewed_run(stack, settings.task_queue)
+    target = ws.candidates[0]
+    weak = {k: v for k, v in target.asset.items() if k not in ("linkedAssets", "trustSignals")}
+    [result] = await handle.execute_update(
+        MiningWorkflow.decide, [Decision(candidateId=target.id, action="edit", asset=weak)]
+    )
+    assert result.status == "pending" and result.accepted is False
+    after = await handle.query(MiningWorkflow.workspace)
+    again = next(c for c in after.candidates if c.id == target.id)
+    assert "re-validation did not accept the edit" in (again.reviewNote or "")
+    assert target.id in after.pendingApprovals
+
+    await handle.execute_update(
+        MiningWorkflow.decide,
+        [Decision(candidateId=target.id, action="approve")]
+        + [
+            Decision(candidateId=c, action="reject")
+            for c in after.pendingApprovals
+            if c != target.id
+        ],
+    )
+    final = await handle.result()
+    assert [p.candidateId for p in final.publishedAssets] == [target.id]
+
+
+async def test_the_review_deadline_expires_what_is_left(stack: Stack, settings: Any) -> None:
+    handle, ws = await start_reviewed_run(stack, settings.task_queue, timeout_seconds=2)
+    first = ws.candidates[0].id
+    await handle.execute_update(
+        MiningWorkflow.decide, [Decision(candidateId=first, action="approve")]
+    )
+    result = await asyncio.wait_for(handle.result(), 60)
+    statuses = {a["candidateId"]: a["reviewStatus"] for a in result.candidateAssets}
+    assert statuses.pop(first) == "published"
+    assert set(statuses.values()) == {"expired"}
+    assert [p.candidateId for p in result.publishedAssets] == [first]
+
+
+async def test_a_cancelled_run_says_canceled(stack: Stack, settings: Any) -> None:
+    handle, _ = await start_reviewed_run(stack, settings.task_queue)
+    await handle.cancel()
+    with pytest.raises(WorkflowFailureError):
+        await handle.result()
+    ws = await handle.query(MiningWorkflow.workspace)
+    assert ws.phase == Phase.CANCELED and ws.phaseHistory[-2:] == [Phase.REVIEW, Phase.CANCELED]
