@@ -29,6 +29,9 @@ from workflows.mining import MiningWorkflow
 # temporalio-deepagents' serde warns on every message it loads; only that one is noise.
 warnings.filterwarnings("ignore", message=".*allowed_objects.*")
 warnings.filterwarnings("ignore", message="The function `load` is in beta")
+# Our agent tools dispatch to activities themselves (workflows/agent_tools.py), which
+# the plugin cannot see; its "unwrapped tool" warning does not apply to them.
+warnings.filterwarnings("ignore", message="Tool '.*' is passed to create_deep_agent unwrapped")
 
 
 def deepagents_plugin(settings: Settings, engine: Any = None, model_provider: Any = None) -> Any:

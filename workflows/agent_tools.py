@@ -17,7 +17,6 @@ from workflows.tool_contracts import TOOL_ARGS, TOOL_DESCRIPTIONS, ToolResponse
 
 with workflow.unsafe.imports_passed_through():
     from langchain_core.tools import StructuredTool
-    from temporalio.deepagents import _tools as deepagents_tools
 
 TOOL_TIMEOUT = timedelta(seconds=20)
 TOOL_RETRY = RetryPolicy(maximum_attempts=5, initial_interval=timedelta(seconds=1))
@@ -37,8 +36,6 @@ def activity_tool(name: str) -> StructuredTool:
         )
         return response.model_dump_json()
 
-    # Tell the plugin this tool is activity-routed so it does not warn.
-    deepagents_tools._ROUTED_TOOL_NAMES.add(name)
     return StructuredTool.from_function(
         coroutine=run, name=name, description=TOOL_DESCRIPTIONS[name], args_schema=args_model
     )
