@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -452,7 +451,8 @@ def test_gazetteer_longest_first(seeded: EmbeddedDkg) -> None:
         assert len(stakes) == 2 and first == best.ual, label
 
 
-def test_label_index_is_fast_on_100k_assets() -> None:
+def test_label_index_ranks_right_among_100k_assets() -> None:
+    # Speed is measured by bench/dkg.py; this checks the answers at that scale.
     def entries() -> Iterator[IndexEntry]:
         for i in range(100_000):
             name = f"Lithium Holding {i}" if i % 10 == 0 else f"Entity {i} Minerals Group"
@@ -460,12 +460,9 @@ def test_label_index_is_fast_on_100k_assets() -> None:
             yield entry_from_asset(f"u{i}", doc, float(i % 997))
 
     index = build_index(entries())
-    started = time.perf_counter()
     for i in range(1, 51):
         n = i * 10 + 3
         assert index.related(f"Entity {n} Minerals Group", 10)[0].entry.ual == f"u{n}"
         assert index.related(f"lithium holding {i * 10}", 5)[0].entry.ual == f"u{i * 10}"
     assert index.related("ID4242", 1)[0].entry.ual == "u4242"
     assert len(index.related("minerals", 10)) == 10
-    elapsed = time.perf_counter() - started
-    assert elapsed < 5.0, elapsed

