@@ -169,5 +169,7 @@ def test_a_large_gazetteer_finds_the_right_entities_in_every_document() -> None:
     assert [len(statements) for statements in found] == [1] * 200
     first = found[0][0]
     assert (first.subjectUal, first.predicate, first.objectUal) == (
-        "did:dkg:x/17", "supplies", "did:dkg:x/923"
+        "did:dkg:x/17",
+        "supplies",
+        "did:dkg:x/923",
     )
