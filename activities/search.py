@@ -39,20 +39,27 @@ class CorpusSearch:
         ]
 
 
+class SearchUnavailable(ValueError):
+    """The search service said no (bad key, quota, timeout): a tool error, not a crash."""
+
+
 class TavilySearch:
     """Tavily's REST API through tavily-python; only its documented fields are kept."""
 
     name = "tavily"
 
-    def __init__(self, api_key: str, client: Any | None = None) -> None:
+    def __init__(self, api_key: str, base_url: str | None = None, client: Any = None) -> None:
         if client is None:
             from tavily import TavilyClient
 
-            client = TavilyClient(api_key=api_key)
+            client = TavilyClient(api_key=api_key, api_base_url=base_url)
         self._client = client
 
     def search(self, query: str, max_results: int) -> list[dict[str, Any]]:
-        answer = self._client.search(query=query, max_results=max_results)
+        try:
+            answer = self._client.search(query=query, max_results=max_results)
+        except Exception as exc:  # noqa: BLE001  (tavily's errors share no base class)
+            raise SearchUnavailable(f"Tavily: {type(exc).__name__}: {exc}") from exc
         return [
             {
                 "title": item.get("title", ""),

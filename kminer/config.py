@@ -20,6 +20,7 @@ class Settings:
     model_name: str = "rules"
     openai_base_url: str | None = None
     tavily_api_key: str | None = None
+    tavily_base_url: str | None = None
     dkg_node_url: str | None = None
     seed_dir: Path = field(default_factory=lambda: PACKAGE_ROOT / "storage" / "seed")
     corpus_dir: Path = field(default_factory=lambda: PACKAGE_ROOT / "storage" / "corpus")
@@ -54,5 +55,6 @@ def load_settings(data_dir: str | Path | None = None) -> Settings:
         model_name=model,
         openai_base_url=os.environ.get("OPENAI_BASE_URL") or None,
         tavily_api_key=os.environ.get("TAVILY_API_KEY") or None,
+        tavily_base_url=os.environ.get("TAVILY_BASE_URL") or None,
         dkg_node_url=os.environ.get("DKG_NODE_URL") or None,
     )

@@ -75,7 +75,7 @@ def open_services(settings: Settings) -> Services:
         raise
     try:
         if settings.tavily_api_key:
-            search: Any = TavilySearch(settings.tavily_api_key)
+            search: Any = TavilySearch(settings.tavily_api_key, settings.tavily_base_url)
         else:
             index = CorpusIndex(settings.data_dir / "corpus.db", settings.corpus_dir)
             search = CorpusSearch(index)
