@@ -7,14 +7,21 @@ from typing import Any
 
 import pytest
 from sqlmodel import Session, select
+from temporalio import activity
 from temporalio.exceptions import ApplicationError
+from temporalio.worker import Worker
 
 from activities.dkg import DkgActivities
+from kminer.runs import start_run
+from kminer.worker import activities_for, connect, open_services
 from storage.db import make_engine
 from storage.dkg_store import DkgError, DkgValidationError, EmbeddedDkg, PublishResult
 from storage.tables import PublishRecord
+from workflows.contracts import MiningRequest, Phase
 from workflows.jsonld import content_hash
+from workflows.mining import MiningWorkflow
 from workflows.tool_contracts import PublishArgs
+from workflows.tool_contracts import PublishResult as Published
 
 ASSET = {"@context": "https://schema.org/", "@type": "Claim", "name": "A supplies B"}
 
@@ -100,3 +107,45 @@ def test_the_embedded_store_keeps_one_asset_per_content(engine: Any, tmp_path: P
         assert store.find_by_content_hash(content_hash(ASSET)) == first.ual
     finally:
         store.close()
+
+
+async def test_a_refused_candidate_does_not_stop_the_others(settings: Any) -> None:
+    refused: list[str] = []
+
+    @activity.defn(name="dkg_publish_asset")
+    async def node_that_refuses_one(args: PublishArgs) -> Published:
+        if not refused or refused[0] == args.candidateId:
+            refused[:1] = [args.candidateId]
+            raise ApplicationError("node says: asset too large", non_retryable=True)
+        return Published(
+            candidateId=args.candidateId, ual=f"did:dkg:x/{args.candidateId}", created=True
+        )
+
+    services = open_services(settings)
+    try:
+        client = await connect(settings, settings.temporal_address or "", services.engine)
+        acts = [
+            a
+            for a in activities_for(settings, services)
+            if getattr(a, "__name__", "") != "dkg_publish_asset"
+        ]
+        async with Worker(
+            client,
+            task_queue=settings.task_queue,
+            workflows=[MiningWorkflow],
+            activities=[*acts, node_that_refuses_one],
+        ):
+            request = MiningRequest(
+                query="Which suppliers of lithium carry geopolitical risk?",
+                domainTags=["supply_chain"],
+                review="auto",
+            )
+            handle = await start_run(client, settings.task_queue, request)
+            result = await handle.result()
+    finally:
+        services.close()
+    assert result.phase == Phase.COMPLETED
+    published = {p.candidateId for p in result.publishedAssets}
+    assert refused and refused[0] not in published and len(published) >= 1
+    note = next(a for a in result.candidateAssets if a["candidateId"] == refused[0])
+    assert note["reviewStatus"] == "approved" and note["publishedUal"] is None

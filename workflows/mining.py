@@ -282,17 +282,25 @@ class MiningWorkflow:
             candidate = self._board.candidates[cid]
             if candidate.status != "approved":
                 continue
-            result = await workflow.execute_activity(
-                "dkg_publish_asset",
-                PublishArgs(
-                    runId=self._ws.runId, candidateId=cid, asset=candidate.asset, domain=domain
-                ),
-                result_type=PublishResult,
-                # A remote publish is a chain transaction plus polling: minutes, not seconds.
-                start_to_close_timeout=timedelta(minutes=10),
-                heartbeat_timeout=timedelta(seconds=20),
-                retry_policy=RETRY,
-            )
+            try:
+                result = await workflow.execute_activity(
+                    "dkg_publish_asset",
+                    PublishArgs(
+                        runId=self._ws.runId, candidateId=cid, asset=candidate.asset, domain=domain
+                    ),
+                    result_type=PublishResult,
+                    # A remote publish is a chain transaction plus polling: minutes, not seconds.
+                    start_to_close_timeout=timedelta(minutes=10),
+                    heartbeat_timeout=timedelta(seconds=20),
+                    retry_policy=RETRY,
+                )
+            except ActivityError as exc:
+                if is_cancelled_exception(exc):
+                    raise
+                # One asset the DKG refuses must not cost the others their publication.
+                candidate.reviewNote = f"not published: {exc.cause or exc}"
+                self._ws.errors.append(f"publishing {cid} failed: {exc.cause or exc}")
+                continue
             candidate.status = "published"
             candidate.publishedUal = result.ual
             self._ws.publishedAssets.append(PublishedAsset(candidateId=cid, ual=result.ual))
