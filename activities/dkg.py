@@ -46,13 +46,8 @@ class Dkg(Protocol):
 
 
 def _dump(obj: Any) -> dict[str, Any]:
-    if hasattr(obj, "model_dump"):
-        return obj.model_dump()
-    if hasattr(obj, "__dataclass_fields__"):
-        from dataclasses import asdict
-
-        return asdict(obj)
-    return dict(obj)
+    """Both DKG implementations answer with pydantic models."""
+    return obj.model_dump()
 
 
 class DkgActivities:
