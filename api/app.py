@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from pydantic import BaseModel, Field
 from temporalio.client import (
     Client,
@@ -32,6 +32,13 @@ def rpc_http_error(exc: RPCError, run_id: str) -> HTTPException:
     if exc.status == RPCStatusCode.ALREADY_EXISTS:
         return HTTPException(409, f"run {run_id} already exists")
     return HTTPException(503, f"Temporal unavailable: {exc.message}")
+
+
+class RunSummary(BaseModel):
+    runId: str
+    status: str
+    startedAt: str
+    closedAt: str | None
 
 
 class StartedRun(BaseModel):
@@ -72,6 +79,25 @@ def create_app(client: Client, task_queue: str, services: Any | None = None) -> 
         except RPCError as exc:
             raise rpc_http_error(exc, "new run") from exc
         return StartedRun(runId=handle.id, threadId=body.threadId, domainTags=body.domainTags)
+
+    @app.get("/api/runs")
+    async def list_runs(
+        limit: int = Query(default=20, ge=1, le=200), client: Client = Depends(temporal)
+    ) -> list[RunSummary]:
+        runs: list[RunSummary] = []
+        try:
+            async for wf in client.list_workflows("WorkflowType = 'MiningWorkflow'", limit=limit):
+                runs.append(
+                    RunSummary(
+                        runId=wf.id,
+                        status=wf.status.name if wf.status else "UNKNOWN",
+                        startedAt=wf.start_time.isoformat(),
+                        closedAt=wf.close_time.isoformat() if wf.close_time else None,
+                    )
+                )
+        except RPCError as exc:
+            raise rpc_http_error(exc, "runs") from exc
+        return runs
 
     async def _workspace(client: Client, run_id: str) -> Workspace:
         handle = client.get_workflow_handle(run_id)

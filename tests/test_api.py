@@ -108,3 +108,21 @@ async def test_the_result_of_a_failed_run_is_a_409_with_the_cause(
     assert answer.status_code == 409
     assert "FAILED" in answer.json()["detail"]
     assert "invalid domain tag 'no spaces allowed'" in answer.json()["detail"]
+
+
+async def test_started_runs_are_listed_with_their_status(stack: Stack, settings: Settings) -> None:
+    async with httpx.AsyncClient(base_url=stack.api_url or "", timeout=30) as http:
+        started = await http.post(
+            "/api/runs", json={"query": "lithium suppliers", "domainTags": ["supply_chain"]}
+        )
+        run_id = started.json()["runId"]
+        for _ in range(50):  # visibility is eventually consistent
+            listed = await http.get("/api/runs", params={"limit": 200})
+            if any(r["runId"] == run_id for r in listed.json()):
+                break
+            await asyncio.sleep(0.2)
+        assert listed.status_code == 200
+        mine = next(r for r in listed.json() if r["runId"] == run_id)
+        assert mine["status"] == "RUNNING" and mine["closedAt"] is None
+        assert (await http.get("/api/runs", params={"limit": 0})).status_code == 422
+        await http.post(f"/api/runs/{run_id}/cancel")
