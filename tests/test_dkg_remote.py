@@ -12,7 +12,6 @@ import socket
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -23,6 +22,7 @@ from pyoxigraph import Store
 from storage.dkg_factory import open_dkg
 from storage.dkg_remote import RemoteAssetMetadata, RemoteDkg
 from storage.dkg_store import DkgError, DkgQueryError, DkgValidationError, EmbeddedDkg
+from tests.replay import replay_server
 
 # The SDK's rdflib 6 uses pyparsing names that pyparsing 3.3 deprecates: not ours to fix.
 # web3 (loaded with the SDK's blockchain side) imports websockets.legacy: same story.
@@ -76,49 +76,12 @@ class FakeNode:
         return [r.body for r in self.requests if r.path == path]
 
 
-def _handler(node: FakeNode) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def _reply(self, method: str) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length) if length else b""
-            body = json.loads(raw) if raw else None
-            status, payload = node.answer(method, self.path, body)
-            # ot-node sends error strings as they are (express res.send), objects as JSON.
-            if isinstance(payload, str):
-                data, kind = payload.encode(), "text/html; charset=utf-8"
-            else:
-                data, kind = json.dumps(payload).encode(), "application/json"
-            self.send_response(status)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def do_GET(self) -> None:  # noqa: N802 - http.server's naming
-            self._reply("GET")
-
-        def do_POST(self) -> None:  # noqa: N802
-            self._reply("POST")
-
-        def log_message(self, *args: Any) -> None:
-            pass  # keep pytest output clean
-
-    return Handler
-
-
 @pytest.fixture
 def node() -> Iterator[FakeNode]:
     fake = FakeNode()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(fake))
-    fake.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
+    with replay_server(lambda method, path, body, _headers: fake.answer(method, path, body)) as url:
+        fake.url = url
         yield fake
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 @pytest.fixture

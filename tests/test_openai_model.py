@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import threading
 import uuid
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -20,47 +18,37 @@ from kminer.worker import deepagents_plugin
 from storage.db import make_engine
 from storage.memory_repo import MemoryRepository
 from tests.memory_route_workflow import MemoryRouteWorkflow
+from tests.replay import replay_server
 
 FIXTURES = Path(__file__).parent / "fixtures/openai"
 
 
-class ChatCompletions(BaseHTTPRequestHandler):
+class ChatCompletions:
     """Answers the first turn with a recorded tool call, the next with a recorded answer."""
 
-    requests: list[dict[str, Any]] = []
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
 
-    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        ChatCompletions.requests.append({"path": self.path, "body": body})
+    def answer(self, method: str, path: str, body: Any, headers: dict[str, str]) -> Any:
+        self.requests.append({"path": path, "body": body})
         answered = any(m.get("role") == "tool" for m in body.get("messages", []))
-        data = (FIXTURES / ("final.json" if answered else "tool_call.json")).read_bytes()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: Any) -> None:
-        pass
+        return 200, json.loads(
+            (FIXTURES / ("final.json" if answered else "tool_call.json")).read_text()
+        )
 
 
 @pytest.fixture
-def openai_url(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+def openai(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[ChatCompletions, str]]:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
-    server = HTTPServer(("127.0.0.1", 0), ChatCompletions)
-    ChatCompletions.requests = []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    finally:
-        server.shutdown()
-        server.server_close()
+    recorded = ChatCompletions()
+    with replay_server(recorded.answer) as url:
+        yield recorded, f"{url}/v1"
 
 
 async def test_an_openai_model_drives_an_agent_through_activities(
-    settings: Settings, openai_url: str, tmp_path: Path
+    settings: Settings, openai: tuple[ChatCompletions, str], tmp_path: Path
 ) -> None:
+    recorded, openai_url = openai
     engine = make_engine(f"sqlite:///{tmp_path / 'memory.db'}")
     MemoryRepository(engine).append(
         run_id="earlier",
@@ -79,7 +67,7 @@ async def test_an_openai_model_drives_an_agent_through_activities(
             task_queue=settings.task_queue,
         )
 
-    first, second = ChatCompletions.requests
+    first, second = recorded.requests
     assert first["path"] == "/v1/chat/completions"
     assert first["body"]["model"] == "gpt-4o-mini" and first["body"]["temperature"] == 0.2
     assert "read_file" in {t["function"]["name"] for t in first["body"]["tools"]}
