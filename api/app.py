@@ -162,13 +162,13 @@ def create_app(client: Client, task_queue: str, services: Any | None = None) -> 
 
     @app.post("/api/dkg/sparql")
     def sparql(body: SparqlRequest, services: Any = Depends(_services)) -> dict[str, Any]:
-        from storage.dkg_store import DkgError
+        from storage.dkg_store import SPARQL_ANSWER, DkgError
 
         try:
             result = services.dkg.query(body.query, row_limit=body.limit)
         except DkgError as exc:
             raise HTTPException(400, str(exc)) from exc
-        return {"rows": result.rows, "boolean": result.boolean, "truncated": result.truncated}
+        return result.model_dump(include=SPARQL_ANSWER)
 
     @app.get("/api/dkg/assets/{ual:path}")
     def get_asset(ual: str, services: Any = Depends(_services)) -> dict[str, Any]:

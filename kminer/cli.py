@@ -188,7 +188,7 @@ def _dkg_print(value: object) -> None:
 async def cmd_dkg(args: argparse.Namespace) -> int:
     from kminer.stack import read_stack_file
     from storage.dkg_factory import open_dkg
-    from storage.dkg_store import DkgError, EmbeddedDkg
+    from storage.dkg_store import SPARQL_ANSWER, DkgError, EmbeddedDkg
 
     settings = _settings(args)
     if read_stack_file(settings) and not settings.dkg_node_url:
@@ -200,9 +200,7 @@ async def cmd_dkg(args: argparse.Namespace) -> int:
     try:
         if args.dkg_command == "query":
             result = dkg.query(args.sparql, row_limit=args.limit)
-            _dkg_print(
-                {"rows": result.rows, "boolean": result.boolean, "truncated": result.truncated}
-            )
+            _dkg_print(result.model_dump(include=SPARQL_ANSWER))
         elif args.dkg_command == "get":
             asset = dkg.get_asset(args.ual)
             if asset is None:

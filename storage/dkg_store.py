@@ -91,6 +91,10 @@ class SparqlResult(BaseModel):
     truncated: bool = False
 
 
+# What a SPARQL answer shows a person (CLI, API): the rows and how complete they are.
+SPARQL_ANSWER = {"rows", "boolean", "truncated"}
+
+
 class AssetMetadata(BaseModel):
     ual: str
     tokenId: int

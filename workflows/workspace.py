@@ -51,19 +51,25 @@ def subagents_from_messages(messages: list[Any]) -> list[SpawnedSubagent]:
     return spawned
 
 
+def response_rows(message: Any) -> list[dict[str, Any]]:
+    """The result rows of one tool message holding a successful ToolResponse."""
+    try:
+        body = json.loads(str(message.content))
+    except json.JSONDecodeError:
+        return []
+    if not isinstance(body, dict) or not body.get("success"):
+        return []
+    return [r for r in body.get("results", []) if isinstance(r, dict)]
+
+
 def tool_results(messages: list[Any], tool: str) -> list[dict[str, Any]]:
     """Every result row of every successful call of `tool`, in call order."""
-    rows: list[dict[str, Any]] = []
-    for m in messages:
-        if m.type != "tool" or getattr(m, "name", None) != tool:
-            continue
-        try:
-            body = json.loads(str(m.content))
-        except json.JSONDecodeError:
-            continue
-        if isinstance(body, dict) and body.get("success"):
-            rows.extend(r for r in body.get("results", []) if isinstance(r, dict))
-    return rows
+    return [
+        row
+        for m in messages
+        if m.type == "tool" and getattr(m, "name", None) == tool
+        for row in response_rows(m)
+    ]
 
 
 def final_output(messages: list[Any]) -> dict[str, Any]:
@@ -139,11 +145,7 @@ def trusted_score_rows(
     for m in messages:
         if m.type != "tool" or getattr(m, "tool_call_id", None) not in trusted_calls:
             continue
-        try:
-            body = json.loads(str(m.content))
-        except json.JSONDecodeError:
-            continue
-        for row in body.get("results", []) if isinstance(body, dict) else []:
-            if isinstance(row, dict) and row.get("candidateId") in current:
+        for row in response_rows(m):
+            if row.get("candidateId") in current:
                 rows[row["candidateId"]] = row
     return list(rows.values())

@@ -17,19 +17,14 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 from activities.agents.prompts import ROLE_LINE, read_payload, task_message
+from workflows.workspace import response_rows
 
 Call = dict[str, Any]
 MAX_RESOLVED_NAMES = 6
 
 
 def _results(message: ToolMessage | None) -> list[dict[str, Any]]:
-    if message is None:
-        return []
-    try:
-        body = json.loads(str(message.content))
-    except json.JSONDecodeError:
-        return []
-    return list(body.get("results", [])) if isinstance(body, dict) else []
+    return response_rows(message) if message is not None else []
 
 
 class Turn:
