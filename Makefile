@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint bench clean
+.PHONY: install demo test lint bench quality mutation clean
 
 install: $(STAMP)
 
@@ -26,5 +26,11 @@ lint: install
 bench: install
 	$(BIN)/python bench/dkg.py
 
+quality: install
+	$(BIN)/python bench/quality.py
+
+mutation: install
+	$(BIN)/python bench/mutation.py
+
 clean:
-	rm -rf $(VENV) .kminer .pytest_cache
+	rm -rf $(VENV) .kminer .pytest_cache mutants

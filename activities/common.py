@@ -14,6 +14,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 from temporalio import activity
 
+from activities import metrics
+from activities.run_context import current_principal
+from storage.audit_log import args_hash
 from storage.tables import AuditEvent, Blob
 from workflows.tool_contracts import (
     MAX_TOOL_RESULT_CHARS,
@@ -33,22 +36,19 @@ async def heartbeating(fn: Callable[..., T], *args: Any) -> T:
         activity.heartbeat()
 
 
-def args_hash(args: Any) -> str:
-    body = json.dumps(args, sort_keys=True, default=str)
-    return hashlib.sha256(body.encode()).hexdigest()[:16]
-
-
 T = TypeVar("T")
 HEARTBEAT_EVERY_SECONDS = 5.0
 
 
-def cap_results(results: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
+def cap_results(
+    results: list[dict[str, Any]], cap: int = MAX_TOOL_RESULT_CHARS
+) -> tuple[list[dict[str, Any]], bool]:
     """Keep whole rows while they fit, so history never carries a giant payload."""
     kept: list[dict[str, Any]] = []
     used = 2  # the list's brackets
     for row in results:
         size = len(json.dumps(row, default=str)) + 2  # and its ", " separator
-        if used + size > MAX_TOOL_RESULT_CHARS:
+        if used + size > cap:
             return kept, True
         kept.append(row)
         used += size
@@ -81,6 +81,7 @@ class Auditor:
         return store_blob(self._engine, json.dumps(results, sort_keys=True, default=str))
 
     def record(self, tool: str, args: Any, count: int, elapsed_ms: int, success: bool) -> None:
+        metrics.tool_call(tool, elapsed_ms, success)
         if self._engine is None:
             return
         run_id = None
@@ -91,6 +92,7 @@ class Auditor:
                 session.add(
                     AuditEvent(
                         run_id=run_id,
+                        principal=current_principal(),
                         tool=tool,
                         args_hash=args_hash(args),
                         result_count=count,
@@ -109,6 +111,7 @@ def run_tool(
     args: Any,
     body: Callable[[], tuple[list[dict[str, Any]], list[dict[str, Any]]]],
     expected: tuple[type[Exception], ...] = (),
+    cap: int = MAX_TOOL_RESULT_CHARS,
 ) -> ToolResponse:
     """Run a tool body returning (results, provenance) and wrap it in a ToolResponse.
 
@@ -125,7 +128,7 @@ def run_tool(
             success=False, error=str(exc), metadata=ToolMetadata(elapsed_ms=elapsed)
         )
     elapsed = int((time.perf_counter() - start) * 1000)
-    kept, truncated = cap_results(results)
+    kept, truncated = cap_results(results, cap)
     blob = auditor.overflow(results) if truncated else None
     auditor.record(tool, args, len(results), elapsed, True)
     return ToolResponse(

@@ -16,7 +16,10 @@ from sqlmodel import Session, select
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
+from activities import metrics
 from activities.common import Auditor, heartbeating, run_tool
+from activities.run_context import current_principal
+from storage.audit_log import AuditLog
 from storage.tables import PublishRecord
 from workflows.jsonld import content_hash
 from workflows.tool_contracts import (
@@ -147,7 +150,25 @@ class DkgActivities:
         content hash instead of minting again. Heartbeats let Temporal notice a
         dead worker quickly even while a remote publish takes minutes.
         """
-        return await heartbeating(self._publish, args)
+        return await heartbeating(self._publish_audited, args)
+
+    def _publish_audited(self, args: PublishArgs) -> PublishResult:
+        result = self._publish(args)
+        if self._engine is not None:
+            # Keyed by candidate: a retry that found the UAL audits nothing new.
+            AuditLog(self._engine).record(
+                run_id=args.runId,
+                kind="publication",
+                tool="dkg_publish_asset",
+                principal=current_principal(),
+                detail={
+                    "candidateId": args.candidateId,
+                    "ual": result.ual,
+                    "contentHash": content_hash(args.asset),
+                },
+                event_key=f"publish:{args.candidateId}",
+            )
+        return result
 
     def _publish(self, args: PublishArgs) -> PublishResult:
         digest = content_hash(args.asset)
@@ -171,6 +192,7 @@ class DkgActivities:
             ) from exc
         # Any other DkgError (node unreachable, timeout) propagates and Temporal retries.
         ual = self._complete(args, outcome.ual)
+        metrics.PUBLISHED.labels(created=str(bool(outcome.created)).lower()).inc()
         return PublishResult(candidateId=args.candidateId, ual=ual, created=outcome.created)
 
     def _reserve(self, args: PublishArgs, digest: str) -> PublishRecord | None:

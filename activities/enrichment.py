@@ -1,133 +1,229 @@
-"""Turn statements into candidate Knowledge Assets (JSON-LD), linked by UAL."""
+"""Statements -> candidate Knowledge Assets: one claim per fact, new entities beside them.
+
+1. Only statements relevant to the question (relevance floor), asserted (not negated, not
+   hedged) and typed by a known relation are proposed.
+2. Both ends are resolved against the DKG (`activities/entities.py`): a link found by the
+   resolver agent, the extractor's UAL, or a DKG label or alias; an unresolved proper name
+   of an organisation, place, product or event becomes a new entity (short and long forms
+   of one new name merged).
+3. The same fact from several passages or sources is ONE candidate carrying every
+   evidence item (seed 002 `EvidenceItem`); the DKG's own assets add evidence or show the
+   fact is already stated there (`activities/evidence.py`).
+4. A source that states the opposite (a negated statement of the same fact), or two
+   candidates that cannot both hold (one subsidiary, two parents), give a
+   `ContradictionRecord` (seed 002), flagged for the reviewer.
+5. Facts are ranked by relevance, then independent sources, then by being typed; the top
+   `maxCandidates` become `schema:Claim` assets (`activities/claims.py`), and each new
+   entity they use becomes a candidate asset of its own.
+"""
 
 from __future__ import annotations
 
-import hashlib
-import re
+import asyncio
+from dataclasses import dataclass, field
 from typing import Any
 
 from temporalio import activity
 
-from workflows.tool_contracts import ProposeArgs, Statement, ToolMetadata, ToolResponse
-
-SCHEMA_CONTEXT = "https://schema.org/"
-_WORD = re.compile(r"[a-z0-9]+")
-_STOP = {"the", "of", "and", "a", "an", "to", "in", "for", "which", "what", "who", "with", "on"}
-
-
-def _tokens(text: str) -> set[str]:
-    return {t for t in _WORD.findall(text.lower()) if t not in _STOP and len(t) > 2}
-
-
-def _humanize(predicate: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", " ", predicate).lower()
-
-
-def candidate_id(subject: str, predicate: str, obj: str) -> str:
-    digest = hashlib.sha256(f"{subject}|{predicate}|{obj}".lower().encode()).hexdigest()
-    return f"cand-{digest[:10]}"
-
-
-def build_claim(
-    group: list[Statement], links: dict[str, str], tags: list[str], discovered_at: str
-) -> dict[str, Any]:
-    """One schema:Claim per distinct (subject, predicate, object), with all its sources."""
-    first = group[0]
-    subject_ual = links.get(first.subject.lower()) or first.subjectUal
-    object_ual = links.get(first.object.lower()) or first.objectUal
-    cid = candidate_id(first.subject, first.predicate, first.object)
-    sources = list(dict.fromkeys(s.source for s in group if s.source))
-    linked = [u for u in (subject_ual, object_ual) if u]
-    asset: dict[str, Any] = {
-        "@context": SCHEMA_CONTEXT,
-        "@type": "Claim",
-        "@id": f"urn:kminer:claim:{cid.removeprefix('cand-')}",
-        "identifier": f"urn:kminer:claim:{cid.removeprefix('cand-')}",
-        "name": f"{first.subject} {_humanize(first.predicate)} {first.object}",
-        "text": first.sentence,
-        "about": {"@id": subject_ual, "name": first.subject} if subject_ual else first.subject,
-        "additionalProperty": {
-            "@type": "PropertyValue",
-            "name": "predicate",
-            "value": first.predicate,
-        },
-        "linkedAssets": linked,
-        "provenance": {
-            "sources": sources,
-            "discoveredAt": discovered_at,
-            "evidence": [{"source": s.source, "sentence": s.sentence} for s in group],
-        },
-        "domainTags": tags,
-    }
-    if object_ual:
-        asset["mentions"] = {"@id": object_ual, "name": first.object}
-    else:
-        asset["mentions"] = first.object
-    return asset
+from activities.claims import (
+    claim_asset,
+    contradiction_records,
+    entity_asset,
+    evidence_item,
+    fact_id,
+)
+from activities.common import Auditor, run_tool
+from activities.embeddings import Embedder
+from activities.entities import EntityRef, EntityResolver, merge_aliases, new_entity_id
+from activities.evidence import DkgCorroborator
+from activities.relevance import RELEVANCE_FLOOR, lexical, relevance
+from storage.dkg_index import normalise_name
+from workflows.predicates import PREDICATES, RELATED_TO, canonical, is_typed
+from workflows.tool_contracts import (
+    MAX_PROPOSAL_CHARS,
+    EvidenceItem,
+    ProposeArgs,
+    Statement,
+    ToolResponse,
+)
 
 
-def rank_groups(
-    statements: list[Statement], links: dict[str, str], query: str
-) -> list[list[Statement]]:
-    groups: dict[tuple[str, str, str], list[Statement]] = {}
+@dataclass
+class Fact:
+    predicate: str
+    subject: EntityRef
+    object: EntityRef
+    statements: list[Statement] = field(default_factory=list)
+    evidence: list[EvidenceItem] = field(default_factory=list)
+    known_in: list[str] = field(default_factory=list)
+    against: list[Statement] = field(default_factory=list)
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return canonical(self.predicate, self.subject.key, self.object.key)
+
+    @property
+    def relevance(self) -> float:
+        return max((e.score for e in self.evidence), default=0.0)
+
+    @property
+    def independent_sources(self) -> int:
+        return len({e.source for e in self.evidence})
+
+
+def _as_product(ref: EntityRef, predicate: str) -> EntityRef:
+    """A thing named by a phrase where a relation expects goods ("banned exports of raw
+    lithium ore") is a product; one the DKG lacks is proposed as a new Product."""
+    spec = PREDICATES.get(predicate)
+    if ref.ual or ref.new_id or ref.family != "concept" or spec is None:
+        return ref
+    if "product" not in spec.object_kinds:
+        return ref
+    return EntityRef(ref.name, "Product", new_id=new_entity_id(ref.name, "product"))
+
+
+def group_facts(statements: list[Statement], resolver: EntityResolver) -> list[Fact]:
+    """One Fact per (subject, relation, object), evidence deduplicated by source sentence."""
+    refs: list[tuple[Statement, EntityRef, EntityRef]] = []
     for st in statements:
-        key = (st.subject.lower(), st.predicate, st.object.lower())
-        groups.setdefault(key, []).append(st)
-    wanted = _tokens(query)
+        subj = resolver.ref(st.subject, st.subjectType, st.subjectUal)
+        obj = _as_product(resolver.ref(st.object, st.objectType, st.objectUal), st.predicate)
+        refs.append((st, subj, obj))
+    # One new entity written short here and long there is one entity.
+    names = [(r.name, r.family) for _, s, o in refs for r in (s, o) if r.new_id]
+    canonical_name = merge_aliases(names)
+    for _, s, o in refs:
+        for r in (s, o):
+            if r.new_id and canonical_name.get(r.name, r.name) != r.name:
+                r.aliases.append(r.name)
+                r.name = canonical_name[r.name]
+                r.new_id = new_entity_id(r.name, r.family)
+    facts: dict[tuple[str, str, str], Fact] = {}
+    for st, subj, obj in refs:
+        if subj.key == obj.key:
+            continue
+        fact = Fact(st.predicate, subj, obj)
+        fact = facts.setdefault(fact.key, fact)
+        if st.negated:
+            fact.against.append(st)
+            continue
+        fact.statements.append(st)
+        for r, end in ((subj, fact.subject), (obj, fact.object)):
+            for alias in r.aliases:
+                if alias not in end.aliases and alias != end.name:
+                    end.aliases.append(alias)
+        item = evidence_item(st)
+        if not any(e.source == item.source and e.snippet == item.snippet for e in fact.evidence):
+            fact.evidence.append(item)
+    return [f for f in facts.values() if f.statements]
 
-    def score(group: list[Statement]) -> tuple[int, int, int, str]:
-        st = group[0]
-        relevance = len(wanted & _tokens(f"{st.subject} {st.object} {st.sentence}"))
-        linked = sum(
-            1
-            for name, ual in ((st.subject, st.subjectUal), (st.object, st.objectUal))
-            if ual or name.lower() in links
+
+def rank(facts: list[Fact]) -> list[Fact]:
+    def key(f: Fact) -> tuple[int, float, int, str]:
+        return (0 if is_typed(f.predicate) else 1, -round(f.relevance, 2),
+                -f.independent_sources, "|".join(f.key))  # fmt: skip
+
+    return sorted(facts, key=key)
+
+
+def select(ranked: list[Fact], limit: int) -> list[Fact]:
+    """The top `limit` facts; `relatedTo` only for leftover room, at most a fifth of it."""
+    typed = [f for f in ranked if is_typed(f.predicate)][:limit]
+    room = min(limit - len(typed), max(1, limit // 5))
+    generic = [f for f in ranked if f.predicate == RELATED_TO][: max(0, room)]
+    return typed + generic
+
+
+class EnrichmentActivities:
+    def __init__(self, dkg: Any, embedder: Embedder, auditor: Auditor) -> None:
+        self._dkg = dkg
+        self._embedder = embedder
+        self._audit = auditor
+
+    def _relevance_of(self, query: str, text: str) -> float:
+        if not query.strip() or not text.strip():
+            return 0.0
+        vectors = self._embedder.embed([query, text])
+        cos = float(vectors[1] @ vectors[0])
+        return relevance(cos, cos, lexical(query, text), self._embedder.name)
+
+    def propose(self, args: ProposeArgs, discovered_at: str) -> list[dict[str, Any]]:
+        gazetteer = self._dkg.gazetteer()
+        resolver = EntityResolver(gazetteer, args.links)
+        for st in args.statements:
+            # A statement a model wrote itself (same contract, no score yet) is scored here;
+            # one without its source sentence has no evidence and stays at 0.
+            if not st.relevance and st.sentence.strip():
+                st.relevance = self._relevance_of(args.query, st.sentence)
+        usable = [
+            s for s in args.statements
+            if s.relevance >= RELEVANCE_FLOOR and not s.hedged and s.predicate
+        ]  # fmt: skip
+        chosen = select(rank(group_facts(usable, resolver)), args.maxCandidates)
+        corroborator = DkgCorroborator(self._dkg, gazetteer, self._relevance_of)
+        for fact in chosen:
+            found = corroborator.corroborate(
+                fact.predicate,
+                (fact.subject.ual, fact.subject.name),
+                (fact.object.ual, fact.object.name),
+                args.query,
+            )
+            fact.known_in = found.known_in
+            for item in found.evidence:
+                if not any(e.source == item.source for e in fact.evidence):
+                    fact.evidence.append(item)
+        rows: list[dict[str, Any]] = []
+        records = contradiction_records(chosen, discovered_at)
+        entities: dict[str, EntityRef] = {}
+        for fact in chosen:
+            asset, triplets = claim_asset(fact, args.domainTags, args.query, discovered_at)
+            rows.append(
+                {
+                    "candidateId": fact_id(fact),
+                    "kind": "claim",
+                    "asset": asset,
+                    "triplets": triplets,
+                    "knownInDkg": fact.known_in,
+                    "contradictions": records.get(fact_id(fact), []),
+                }
+            )
+            for end in (fact.subject, fact.object):
+                if end.new_id:
+                    entities.setdefault(end.new_id, end)
+        for end in entities.values():
+            mentions = [f for f in chosen if end.new_id in (f.subject.new_id, f.object.new_id)]
+            asset = entity_asset(end, mentions, args.domainTags, discovered_at)
+            duplicates = self._dkg.find_duplicates(asset)
+            rows.append(
+                {
+                    "candidateId": "cand-" + asset["identifier"].rsplit("-", 1)[-1],
+                    "kind": "entity",
+                    "asset": asset,
+                    "triplets": [],
+                    "knownInDkg": [d.ual for d in duplicates],
+                    "contradictions": [],
+                }
+            )
+        return rows
+
+    @activity.defn(name="propose_knowledge_assets")
+    async def propose_knowledge_assets(self, args: ProposeArgs) -> ToolResponse:
+        # The first scheduling time is stable across retries, so a retried activity
+        # proposes byte-identical assets.
+        discovered_at = activity.info().scheduled_time.replace(microsecond=0).isoformat()
+
+        def body() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+            return self.propose(args, discovered_at), []
+
+        return await asyncio.to_thread(
+            run_tool,
+            self._audit,
+            "propose_knowledge_assets",
+            {"n": len(args.statements)},
+            body,
+            (),
+            MAX_PROPOSAL_CHARS,
         )
-        return (-relevance, -linked, -len(group), f"{st.subject}|{st.predicate}|{st.object}")
-
-    return sorted(groups.values(), key=score)
 
 
-def propose(args: ProposeArgs, discovered_at: str) -> ToolResponse:
-    links = {k.lower(): v for k, v in args.links.items()}
-    rows: list[dict[str, Any]] = []
-    for group in rank_groups(args.statements, links, args.query)[: args.maxCandidates]:
-        asset = build_claim(group, links, args.domainTags, discovered_at)
-        first = group[0]
-        cid = candidate_id(first.subject, first.predicate, first.object)
-        triplets = [
-            {
-                "subject": first.subject,
-                "predicate": first.predicate,
-                "object": first.object,
-                "source": asset["provenance"]["sources"][0]
-                if asset["provenance"]["sources"]
-                else None,
-                "kind": "knowledge",
-            }
-        ]
-        triplets += [
-            {
-                "subject": cid,
-                "predicate": "derivedFrom",
-                "object": src,
-                "source": src,
-                "kind": "provenance",
-            }
-            for src in asset["provenance"]["sources"]
-        ]
-        rows.append({"candidateId": cid, "asset": asset, "triplets": triplets})
-    return ToolResponse(
-        success=True,
-        results=rows,
-        metadata=ToolMetadata(count=len(rows)),
-        provenance=[],
-    )
-
-
-@activity.defn(name="propose_knowledge_assets")
-async def propose_knowledge_assets(args: ProposeArgs) -> ToolResponse:
-    # The first scheduling time is stable across retries, so a retried
-    # activity proposes byte-identical assets.
-    discovered_at = activity.info().scheduled_time.replace(microsecond=0).isoformat()
-    return propose(args, discovered_at)
+__all__ = ["EnrichmentActivities", "Fact", "group_facts", "normalise_name", "rank"]

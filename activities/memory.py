@@ -6,13 +6,16 @@ import asyncio
 
 from temporalio import activity
 
+from activities.run_context import current_principal
+from storage.audit_log import AuditLog
 from storage.memory_repo import MemoryRepository
 from workflows.tool_contracts import AppendNotesInput, AppendNotesOutput, LoadNotesInput
 
 
 class MemoryActivities:
-    def __init__(self, repo: MemoryRepository) -> None:
+    def __init__(self, repo: MemoryRepository, audit: AuditLog | None = None) -> None:
         self._repo = repo
+        self._audit = audit
 
     @activity.defn(name="load_memory_notes")
     async def load_memory_notes(self, inp: LoadNotesInput) -> dict[str, str]:
@@ -27,8 +30,23 @@ class MemoryActivities:
                 )
                 for tag in inp.tags
             ]
+            for outcome in outcomes:
+                self._audited(inp, outcome.path, outcome.version)
             return AppendNotesOutput(
                 paths=[o.path for o in outcomes], appended=sum(o.appended for o in outcomes)
             )
 
         return await asyncio.to_thread(body)
+
+    def _audited(self, inp: AppendNotesInput, path: str, version: int) -> None:
+        if self._audit is None:
+            return
+        # Keyed by step and note: a retried append (which appends nothing) audits once.
+        self._audit.record(
+            run_id=inp.runId,
+            kind="memory",
+            tool="append_memory_notes",
+            principal=current_principal(),
+            detail={"path": path, "step": inp.step, "version": version, "lines": len(inp.lines)},
+            event_key=f"memory:{inp.step}:{path}",
+        )

@@ -1,147 +1,96 @@
-"""Trust / confidence formula of the validation subagent (pure: no I/O, clock or randomness).
+"""Confidence of a candidate and whether it is accepted (pure: no I/O, clock or randomness).
 
-Confidence is never a model's guess; it is this documented formula, so a Temporal activity
-replaying it gets the same number and a reviewer can recompute it by hand::
+Confidence is never a model's guess: it is this documented formula, so a replayed activity
+gets the same number and a reviewer can recompute it by hand. Evidence comes first; stake
+raises trust but never carries a claim alone::
 
-    confidence = clamp01( 0.35 * completeness
-                        + 0.25 * source_reliability
-                        + stake_bonus
-                        + 0.10 * publisher_reputation
-                        - contradiction_penalty )           rounded to 3 decimals
-    accepted   = confidence >= threshold (default 0.7, overridable per domain in
-                 validation-rules.md) and duplicate_penalty == 0
+    confidence = clamp01( Σ w_t · term_t / Σ w_t   over the terms that apply
+                          − contradiction_penalty )                   rounded to 3 decimals
 
-completeness
-    share of required fields (default ``@type``, ``name``, ``identifier``) present and
-    non-empty, at the top level or inside a nested ``properties`` object.
-source_reliability
-    noisy-OR over distinct sources (a URL's host, a UAL): ``1 - prod(1 - r_i)``, so each extra
-    independent source helps less than the one before. Per-source reliability ``r_i``:
+    term              weight  value in [0, 1]
+    evidence           0.30   noisy-OR of source reliability x recency over independent
+                              sources (`activities/reliability.py`; DKG assets are sources
+                              weighted by stake)
+    relevance          0.20   relevance of the claim to the question
+                              (`activities/relevance.py`: best over its evidence)
+    corroboration      0.15   min(1, (independent sources - 1) / 2): 0 for one source,
+                              0.5 for two, 1 from three
+    completeness       0.15   share of required fields present (`@type`, `name`,
+                              `identifier`)
+    stake              0.10   min(1, 0.5 per linked asset staked above 50,000 TRAC);
+                              left out (not zero) when no linked asset's stake is known —
+                              no links, or a DKG node that does not report stake
+    publisher          0.10   0.8 · share of linked assets by a known publisher + 0.2 ·
+                              share updated at least once; left out with no linked assets
 
-    ====== ===== ==============================================================================
-    tier   r_i   sources
-    ====== ===== ==============================================================================
-    high   0.8   DKG UALs (``did:dkg:``); ``.gov``, ``.mil``, ``.int``, ``.edu`` hosts and
-                 national forms (``gov.uk``, ``gob.cl``, ``ac.uk``, ...); intergovernmental
-                 bodies (``europa.eu``, ``un.org``, ``worldbank.org``, ``imf.org``, ``oecd.org``,
-                 ``iea.org``, ``wto.org``, ``unctad.org``, ``iaea.org``, ``irena.org``,
-                 ``ipcc.ch``)
-    medium 0.6   known news / analysis outlets (``reuters.com``, ``bloomberg.com``, ``ft.com``,
-                 ``spglobal.com``, ``fastmarkets.com``, ... see ``MEDIUM_DOMAINS``)
-    low    0.3   anything else
-    ====== ===== ==============================================================================
-stake_bonus
-    +0.2 per distinct linked asset with stake > 50,000 TRAC, capped at +0.4 (seed: "assets
-    with >50K TRAC get +0.2 confidence"). ``averageLinkedStake`` is the mean stake of all
-    distinct linked assets (0.0 with none).
-publisher_reputation
-    over distinct linked assets: ``0.8 * share published by a known publisher
-    + 0.2 * share updated at least once`` (an ERC-721 history of updates shows a publisher
-    that maintains its assets). 0.0 with no linked assets.
-contradiction_penalty
-    0.3 per contradicted high-stake (> 50,000 TRAC) asset, 0.1 per low-stake one, capped at
-    0.6; counted once per (property, existing UAL).
-duplicate_penalty
-    a veto, not a subtraction: 1.0 when the candidate duplicates an existing asset, else 0.0.
-    The confidence is left as computed (the content may be sound: it matches the DKG), but the
-    candidate is rejected because publishing it again would only fork the existing asset.
+    contradiction_penalty = min(0.6, Σ 0.3 per contradicted asset staked above 50,000 TRAC,
+                                     0.1 per lower-staked one, 0.2 when its stake is
+                                     unknown, 0.15 per flagged contradiction record)
 
-Consequence, by design: without a high-stake link the other terms stay below 0.7
-(0.35 + 0.25 * r + 0.10 with r < 1), so at the default threshold a candidate is only accepted
-when it is anchored to staked knowledge; everything else is left for a human reviewer or a
-per-domain threshold in validation-rules.md.
+Accepted only when every gate holds, each stated in the reasoning:
+  - confidence >= threshold (0.7; a domain's validation-rules.md may set
+    `accept_threshold`, never below `MIN_THRESHOLD`);
+  - relevance >= the relevance floor (an off-topic claim is never published);
+  - more than one independent source, unless that one source is worth at least
+    `TRUSTED_SINGLE_SOURCE` (a fresh high-tier outlet, a well-staked DKG asset):
+    **a claim from one low-reliability source is never accepted**, whatever the stake
+    of the assets it links;
+  - a typed relation (`relatedTo` always waits for a reviewer), not hedged, and no
+    flagged contradiction record (resolving one is a reviewer's decision);
+  - not a duplicate of an existing asset (`duplicates` or already stated in the DKG).
+
+Worked example: one low-tier source, linked to two 500,000-TRAC assets, relevance 1.0:
+(0.30·0.3 + 0.20·1 + 0.15·0 + 0.15·1 + 0.10·1 + 0.10·1) = 0.64 < 0.7, and gated anyway.
+The same fact from two more low-tier outlets: evidence 0.657, corroboration 1 →
+0.30·0.657 + 0.20 + 0.15 + 0.15 + 0.10 + 0.10 = 0.897: accepted.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field
 
+from activities.relevance import RELEVANCE_FLOOR
+from activities.reliability import classify_source, noisy_or, recency, reliability
 from workflows.contracts import TrustSignals
 
-__all__ = [
-    "Assessment",
-    "Contradiction",
-    "LinkedAssetInfo",
-    "ScoringInput",
-    "TrustSignals",
-    "classify_source",
-    "completeness",
-    "contradiction_penalty",
-    "duplicate_penalty",
-    "publisher_reputation",
-    "score_candidate",
-    "source_reliability",
-    "stake_bonus",
-    "synthesize_report",
-    "threshold_from_rules",
-]
-
-W_COMPLETENESS = 0.35
-W_SOURCES = 0.25
+W_EVIDENCE = 0.30
+W_RELEVANCE = 0.20
+W_CORROBORATION = 0.15
+W_COMPLETENESS = 0.15
+W_STAKE = 0.10
 W_PUBLISHER = 0.10
 HIGH_STAKE_TRAC = 50_000.0
-STAKE_BONUS_PER_ASSET = 0.2
-STAKE_BONUS_CAP = 0.4
+STAKE_PER_HIGH_LINK = 0.5
 PENALTY_HIGH_STAKE = 0.3
 PENALTY_LOW_STAKE = 0.1
+PENALTY_UNKNOWN_STAKE = 0.2
+PENALTY_RECORD = 0.15
 PENALTY_CAP = 0.6
+# One source alone may carry a claim only at this reliability (x recency) or above: a high
+# tier outlet, or a DKG asset staked at about 34,000 TRAC or more.
+TRUSTED_SINGLE_SOURCE = 0.6
 DEFAULT_THRESHOLD = 0.7
+MIN_THRESHOLD = 0.5
 DEFAULT_REQUIRED = ["@type", "name", "identifier"]
-
-TIER_RELIABILITY = {"high": 0.8, "medium": 0.6, "low": 0.3}
-HIGH_SUFFIXES = (".gov", ".mil", ".int", ".edu")
-# Second-level labels that national registries (two-letter TLDs) reserve for government and
-# academia: gov.uk, gob.cl, go.jp, ac.uk, edu.au.
-HIGH_SECOND_LEVEL = {"gov", "gob", "gouv", "govt", "go", "mil", "ac", "edu"}
-INTERGOVERNMENTAL = (
-    "europa.eu",
-    "un.org",
-    "worldbank.org",
-    "imf.org",
-    "oecd.org",
-    "iea.org",
-    "wto.org",
-    "unctad.org",
-    "iaea.org",
-    "irena.org",
-    "ipcc.ch",
-)
-MEDIUM_DOMAINS = (
-    "reuters.com",
-    "apnews.com",
-    "bloomberg.com",
-    "ft.com",
-    "wsj.com",
-    "economist.com",
-    "nytimes.com",
-    "theguardian.com",
-    "bbc.com",
-    "bbc.co.uk",
-    "cnbc.com",
-    "nikkei.com",
-    "aljazeera.com",
-    "spglobal.com",
-    "fastmarkets.com",
-    "benchmarkminerals.com",
-    "argusmedia.com",
-    "woodmac.com",
-    "mining.com",
-    "mckinsey.com",
-    "carbonbrief.org",
-    "nature.com",
-    "science.org",
-)
+RELATED_TO = "relatedTo"
 
 
 class LinkedAssetInfo(BaseModel):
     ual: str
-    stakeAmount: float
+    stakeAmount: float | None = None  # None: the DKG does not say
     publisher: str | None = None
     updateCount: int = 0
+
+
+class EvidenceInput(BaseModel):
+    source: str
+    tier: str | None = None  # declared tier, else decided from the source
+    published: str | None = None
+    score: float = 0.0  # relevance of the snippet to the question
+    stake: float | None = None  # for DKG assets
 
 
 class Contradiction(BaseModel):
@@ -149,18 +98,23 @@ class Contradiction(BaseModel):
     candidateValue: str
     existingValue: str
     existingUal: str
-    existingStake: float
+    existingStake: float | None = None
 
 
 class ScoringInput(BaseModel):
     candidate: dict[str, Any]
     requiredFields: list[str] = Field(default_factory=lambda: list(DEFAULT_REQUIRED))
-    sources: list[str] = Field(default_factory=list)
+    evidence: list[EvidenceInput] = Field(default_factory=list)
+    relevance: float | None = None  # None: take the best evidence score
+    predicate: str | None = None  # claims: the relation; entities: None
+    hedged: bool = False
     linked: list[LinkedAssetInfo] = Field(default_factory=list)
     duplicates: list[str] = Field(default_factory=list)
     contradictions: list[Contradiction] = Field(default_factory=list)
+    flaggedRecords: int = 0
     knownPublishers: list[str] = Field(default_factory=list)
     threshold: float = Field(default=DEFAULT_THRESHOLD, ge=0.0, le=1.0)
+    asOf: str | None = None  # YYYY-MM-DD the recency of sources is measured at
 
 
 class Assessment(BaseModel):
@@ -170,7 +124,7 @@ class Assessment(BaseModel):
     components: dict[str, float]
 
 
-def _n(count: int, word: str) -> str:
+def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
@@ -184,64 +138,36 @@ def _filled(value: Any) -> bool:
     return True
 
 
-def completeness(candidate: dict[str, Any], required: list[str]) -> float:
-    """Share of `required` fields that are present and non-empty (top level or `properties`)."""
-    if not required:
-        return 1.0
+def missing_fields(candidate: dict[str, Any], required: list[str]) -> list[str]:
+    """Required fields absent or empty at the top level and in a nested `properties`."""
     nested = candidate.get("properties")
     nested = nested if isinstance(nested, dict) else {}
-    present = sum(1 for f in required if _filled(candidate.get(f)) or _filled(nested.get(f)))
-    return present / len(required)
+    return [f for f in required if not (_filled(candidate.get(f)) or _filled(nested.get(f)))]
 
 
-def _host(source: str) -> str:
-    text = source.strip().lower()
-    parsed = urlsplit(text if "//" in text else "//" + text)
-    host = (parsed.hostname or "").rstrip(".")
-    return host[4:] if host.startswith("www.") else host
+def completeness(candidate: dict[str, Any], required: list[str]) -> float:
+    if not required:
+        return 1.0
+    return (len(required) - len(missing_fields(candidate, required))) / len(required)
 
 
-def _under(host: str, domain: str) -> bool:
-    return host == domain or host.endswith("." + domain)
-
-
-def classify_source(source: str) -> tuple[str, str]:
-    """(dedup key, tier) of a source; keyed by UAL or host so one outlet counts once."""
-    text = source.strip()
-    if text.lower().startswith("did:dkg:"):
-        return text, "high"
-    host = _host(text)
-    if not host or "." not in host:
-        return text.lower(), "low"
-    labels = host.split(".")
-    if (
-        host.endswith(HIGH_SUFFIXES)
-        or (len(labels[-1]) == 2 and labels[-2] in HIGH_SECOND_LEVEL)
-        or any(_under(host, d) for d in INTERGOVERNMENTAL)
-    ):
-        return host, "high"
-    if any(_under(host, d) for d in MEDIUM_DOMAINS):
-        return host, "medium"
-    return host, "low"
-
-
-def _distinct_sources(sources: list[str]) -> dict[str, str]:
-    best: dict[str, str] = {}
-    for src in sources:
-        if not src or not src.strip():
+def independent_sources(
+    evidence: list[EvidenceInput], as_of: str | None
+) -> dict[str, tuple[str, float]]:
+    """key -> (tier, best reliability x recency) over the distinct sources of the evidence."""
+    best: dict[str, tuple[str, float]] = {}
+    for item in evidence:
+        if not item.source.strip():
             continue
-        key, tier = classify_source(src)
-        if key not in best or TIER_RELIABILITY[tier] > TIER_RELIABILITY[best[key]]:
-            best[key] = tier
+        key, tier = classify_source(item.source, item.tier)
+        weight = reliability(tier, item.stake) * recency(item.published, as_of)
+        if key not in best or weight > best[key][1]:
+            best[key] = (tier, weight)
     return best
 
 
-def source_reliability(sources: list[str]) -> float:
-    """Noisy-OR of per-source reliability over distinct sources (0.0 with none)."""
-    doubt = 1.0
-    for tier in _distinct_sources(sources).values():
-        doubt *= 1.0 - TIER_RELIABILITY[tier]
-    return round(1.0 - doubt, 4)
+def corroboration(count: int) -> float:
+    return min(1.0, max(0, count - 1) / 2)
 
 
 def _distinct_linked(linked: list[LinkedAssetInfo]) -> list[LinkedAssetInfo]:
@@ -251,26 +177,32 @@ def _distinct_linked(linked: list[LinkedAssetInfo]) -> list[LinkedAssetInfo]:
     return list(seen.values())
 
 
-def stake_bonus(linked: list[LinkedAssetInfo]) -> tuple[float, bool, float]:
-    """(bonus, linkedToHighStakeAssets, averageLinkedStake) over distinct linked assets."""
-    assets = _distinct_linked(linked)
-    if not assets:
-        return 0.0, False, 0.0
-    high = sum(1 for a in assets if a.stakeAmount > HIGH_STAKE_TRAC)
-    bonus = min(STAKE_BONUS_PER_ASSET * high, STAKE_BONUS_CAP)
-    average = sum(a.stakeAmount for a in assets) / len(assets)
-    return round(bonus, 4), high > 0, round(average, 2)
+def stake_term(linked: list[LinkedAssetInfo]) -> tuple[float | None, bool, float]:
+    """(term or None when no stake is known, linkedToHighStakeAssets, averageLinkedStake)."""
+    stakes = [a.stakeAmount for a in _distinct_linked(linked) if a.stakeAmount is not None]
+    if not stakes:
+        return None, False, 0.0
+    high = sum(1 for stake in stakes if stake > HIGH_STAKE_TRAC)
+    return min(1.0, STAKE_PER_HIGH_LINK * high), high > 0, round(sum(stakes) / len(stakes), 2)
 
 
-def publisher_reputation(linked: list[LinkedAssetInfo], known_publishers: list[str]) -> float:
-    """0.8 * share of linked assets by a known publisher + 0.2 * share updated at least once."""
+def publisher_reputation(
+    linked: list[LinkedAssetInfo], known_publishers: list[str]
+) -> float | None:
+    """0.8 * share by a known publisher + 0.2 * share updated at least once; None unlinked."""
     assets = _distinct_linked(linked)
     if not assets:
-        return 0.0
+        return None
     known = {p.strip().lower() for p in known_publishers if p.strip()}
     by_known = sum(1 for a in assets if a.publisher and a.publisher.strip().lower() in known)
     maintained = sum(1 for a in assets if a.updateCount > 0)
     return round((0.8 * by_known + 0.2 * maintained) / len(assets), 4)
+
+
+def contradiction_cost(c: Contradiction) -> float:
+    if c.existingStake is None:
+        return PENALTY_UNKNOWN_STAKE
+    return PENALTY_HIGH_STAKE if c.existingStake > HIGH_STAKE_TRAC else PENALTY_LOW_STAKE
 
 
 def _distinct_contradictions(contradictions: list[Contradiction]) -> list[Contradiction]:
@@ -280,106 +212,127 @@ def _distinct_contradictions(contradictions: list[Contradiction]) -> list[Contra
     return list(seen.values())
 
 
-def _contradiction_cost(c: Contradiction) -> float:
-    return PENALTY_HIGH_STAKE if c.existingStake > HIGH_STAKE_TRAC else PENALTY_LOW_STAKE
+def contradiction_penalty(contradictions: list[Contradiction], records: int = 0) -> float:
+    costs = sum(contradiction_cost(c) for c in _distinct_contradictions(contradictions))
+    return round(min(PENALTY_CAP, costs + PENALTY_RECORD * max(0, records)), 4)
 
 
-def contradiction_penalty(contradictions: list[Contradiction]) -> float:
-    """0.3 per high-stake, 0.1 per low-stake contradicted asset, capped at 0.6."""
-    total = sum(_contradiction_cost(c) for c in _distinct_contradictions(contradictions))
-    return round(min(total, PENALTY_CAP), 4)
-
-
-def duplicate_penalty(duplicates: list[str]) -> float:
-    """1.0 (veto: reject regardless of confidence) when any duplicate exists, else 0.0."""
-    return 1.0 if any(d.strip() for d in duplicates) else 0.0
+def effective_threshold(threshold: float) -> float:
+    return max(MIN_THRESHOLD, threshold)
 
 
 def score_candidate(inp: ScoringInput) -> Assessment:
-    """Apply the module's formula to one candidate; every term gets a reasoning line."""
+    """Apply the module's formula and gates to one candidate; every term gets a reason."""
     reasons: list[str] = []
+    notes: list[str] = []
+    missing = missing_fields(inp.candidate, inp.requiredFields)
     comp = completeness(inp.candidate, inp.requiredFields)
-    nested = inp.candidate.get("properties")
-    nested = nested if isinstance(nested, dict) else {}
-    missing = [
-        f
-        for f in inp.requiredFields
-        if not (_filled(inp.candidate.get(f)) or _filled(nested.get(f)))
-    ]
     have = len(inp.requiredFields) - len(missing)
     line = f"completeness {have}/{len(inp.requiredFields)} required fields"
-    line += f" (missing {', '.join(missing)})" if missing else ""
-    reasons.append(f"{line}: +{W_COMPLETENESS * comp:.2f}")
+    reasons.append(line + (f" (missing {', '.join(missing)})" if missing else ""))
 
-    rel = source_reliability(inp.sources)
-    tiers = list(_distinct_sources(inp.sources).values())
-    mix = ", ".join(f"{tiers.count(t)} {t}" for t in ("high", "medium", "low") if t in tiers)
+    sources = independent_sources(inp.evidence, inp.asOf)
+    strength = noisy_or([w for _, w in sources.values()])
+    tiers = [t for t, _ in sources.values()]
+    mix = ", ".join(f"{tiers.count(t)} {t}" for t in ("high", "medium", "low", "dkg") if t in tiers)
     reasons.append(
-        f"{_n(len(tiers), 'distinct source')} ({mix or 'none'}), reliability {rel:.2f}: "
-        f"+{W_SOURCES * rel:.2f}"
+        f"{plural(len(sources), 'independent source')} ({mix or 'none'}): evidence {strength:.2f}"
     )
+    corro = corroboration(len(sources))
+    rel = inp.relevance
+    if rel is None:
+        rel = max((e.score for e in inp.evidence), default=0.0)
+    reasons.append(f"relevance to the question {rel:.2f} (floor {RELEVANCE_FLOOR:.2f})")
 
-    bonus, high_linked, avg_stake = stake_bonus(inp.linked)
-    assets = _distinct_linked(inp.linked)
-    n_high = sum(1 for a in assets if a.stakeAmount > HIGH_STAKE_TRAC)
-    if n_high:
-        capped = " (capped)" if STAKE_BONUS_PER_ASSET * n_high > STAKE_BONUS_CAP else ""
-        reasons.append(
-            f"linked to {_n(n_high, 'high-stake asset')} (>50,000 TRAC): +{bonus:.2f}{capped}"
-        )
-    elif assets:
-        reasons.append(
-            f"linked to {_n(len(assets), 'asset')}, none above 50,000 TRAC "
-            f"(average {avg_stake:,.0f} TRAC): +0.00"
-        )
-    else:
-        reasons.append("no linked DKG assets: +0.00")
-
+    stake, high_linked, avg_stake = stake_term(inp.linked)
     rep = publisher_reputation(inp.linked, inp.knownPublishers)
-    if assets:
-        reasons.append(f"publisher reputation {rep:.2f}: +{W_PUBLISHER * rep:.2f}")
+    n_linked = len(_distinct_linked(inp.linked))
+    if stake is None:
+        note = "no linked DKG assets" if not n_linked else "stake of linked assets unknown"
+        notes.append(f"{note}: scored without the stake term")
+        reasons.append(f"{note}: stake term left out")
+    else:
+        reasons.append(
+            f"linked to {plural(n_linked, 'asset')}, average stake {avg_stake:,.0f} TRAC, "
+            f"{'some' if high_linked else 'none'} above 50,000: stake term {stake:.2f}"
+        )
+    if rep is not None:
+        reasons.append(f"publisher reputation {rep:.2f}")
 
-    distinct = _distinct_contradictions(inp.contradictions)
-    for c in distinct:
+    terms: list[tuple[float, float]] = [
+        (W_EVIDENCE, strength),
+        (W_RELEVANCE, min(1.0, max(0.0, rel))),
+        (W_CORROBORATION, corro),
+        (W_COMPLETENESS, comp),
+    ]
+    if stake is not None:
+        terms.append((W_STAKE, stake))
+    if rep is not None:
+        terms.append((W_PUBLISHER, rep))
+    base = sum(w * v for w, v in terms) / sum(w for w, _ in terms)
+
+    for c in _distinct_contradictions(inp.contradictions):
         reasons.append(
             f"contradicts {c.existingUal} on {c.property} "
-            f"({c.candidateValue} vs {c.existingValue}): -{_contradiction_cost(c):.2f}"
+            f"({c.candidateValue} vs {c.existingValue}): -{contradiction_cost(c):.2f}"
         )
-    penalty = contradiction_penalty(inp.contradictions)
-    if distinct and sum(_contradiction_cost(c) for c in distinct) > PENALTY_CAP:
-        reasons.append(f"contradiction penalty capped at -{PENALTY_CAP:.2f}")
+    if inp.flaggedRecords:
+        reasons.append(
+            f"{plural(inp.flaggedRecords, 'flagged contradiction')} with other sources or "
+            f"candidates: -{PENALTY_RECORD * inp.flaggedRecords:.2f}"
+        )
+    penalty = contradiction_penalty(inp.contradictions, inp.flaggedRecords)
+    # Every term is in [0, 1] and the weights are normalised, so only the floor can bind.
+    confidence = round(max(0.0, base - penalty), 3)
 
-    raw = W_COMPLETENESS * comp + W_SOURCES * rel + bonus + W_PUBLISHER * rep - penalty
-    confidence = round(min(1.0, max(0.0, raw)), 3)
-
-    veto = duplicate_penalty(inp.duplicates)
+    threshold = effective_threshold(inp.threshold)
+    gates: list[str] = []
+    if confidence < threshold:
+        gates.append(f"confidence {confidence:.3f} < threshold {threshold:.2f}")
+    if rel < RELEVANCE_FLOOR:
+        gates.append("below the relevance floor: off-topic for the question")
+    if len(sources) < 2 and not any(
+        t == "high" or (t == "dkg" and w >= TRUSTED_SINGLE_SOURCE) for t, w in sources.values()
+    ):
+        gates.append("a single low-reliability source is never enough")
+    if inp.predicate == RELATED_TO:
+        gates.append("generic relation relatedTo: needs a reviewer")
+    if inp.hedged:
+        gates.append("hedged in its source (possible, not stated)")
+    if inp.flaggedRecords:
+        gates.append("contradicted by another source or candidate: a reviewer resolves it")
     dups = [d.strip() for d in inp.duplicates if d.strip()]
-    if veto:
-        reasons.append(f"duplicates existing asset {', '.join(dups)}: rejected")
-    accepted = confidence >= inp.threshold and not veto
-    verdict = "accepted" if accepted else "rejected"
-    relation = ">=" if confidence >= inp.threshold else "<"
-    reasons.append(
-        f"confidence {confidence:.3f} {relation} threshold {inp.threshold:.2f}: {verdict}"
-    )
+    if dups:
+        gates.append(f"duplicates existing asset {', '.join(dups)}")
+    accepted = not gates
+    reasons.extend(f"rejected: {g}" for g in gates)
+    if accepted:
+        reasons.append(f"confidence {confidence:.3f} >= threshold {threshold:.2f}: accepted")
 
     return Assessment(
         trustSignals=TrustSignals(
-            confidence=confidence, linkedToHighStakeAssets=high_linked, averageLinkedStake=avg_stake
+            confidence=confidence,
+            linkedToHighStakeAssets=high_linked,
+            averageLinkedStake=avg_stake,
+            relevance=round(rel, 3),
+            independentSources=len(sources),
+            corroborated=len(sources) > 1,
+            stakeKnown=stake is not None,
+            notes=notes,
         ),
         accepted=accepted,
         reasoning=reasons,
         components={
             "completeness": round(comp, 4),
-            "sourceReliability": rel,
-            "stakeBonus": bonus,
-            "publisherReputation": rep,
+            "evidence": strength,
+            "relevance": round(rel, 4),
+            "corroboration": corro,
+            "stake": -1.0 if stake is None else stake,
+            "publisherReputation": -1.0 if rep is None else rep,
             "contradictionPenalty": penalty,
-            "duplicatePenalty": veto,
-            "linkedAssets": float(len(assets)),
-            "highStakeLinks": float(n_high),
-            "contradictions": float(len(distinct)),
-            "duplicates": float(len(dups)),
+            "duplicate": 1.0 if dups else 0.0,
+            "linkedAssets": float(n_linked),
+            "independentSources": float(len(sources)),
         },
     )
 
@@ -403,46 +356,14 @@ def threshold_from_rules(markdown: str, default: float = DEFAULT_THRESHOLD) -> f
 
     Understood: ``accept_threshold: 0.75`` (also ``confidence threshold = 0.75``,
     ``min_confidence: 0.75``), ``Reject if confidence < 0.65``, ``Accept if confidence >= 0.8``.
-    Values outside [0, 1], percentages and malformed numbers are ignored, so a stray edit in a
-    memory note can never disable validation.
+    Values outside [0, 1], percentages and malformed numbers are ignored; the result is
+    never below `MIN_THRESHOLD`, so a stray edit of a memory note (they can be written by a
+    model) can never disable validation.
     """
     found = default
-    for match in _THRESHOLD_RE.finditer(markdown or ""):
+    for match in _THRESHOLD_RE.finditer(markdown):
         raw = next(g for g in match.groups() if g is not None)
         value = float(raw)
         if 0.0 <= value <= 1.0:
             found = value
-    return found
-
-
-def synthesize_report(assessments: list[tuple[str, Assessment]]) -> str:
-    """The seed's synthesizedReport: a summary paragraph, then one line per candidate."""
-    if not assessments:
-        return "Validated 0 candidates: nothing to report."
-    total = len(assessments)
-    accepted = sum(1 for _, a in assessments if a.accepted)
-    avg_conf = sum(a.trustSignals.confidence for _, a in assessments) / total
-    high = sum(1 for _, a in assessments if a.trustSignals.linkedToHighStakeAssets)
-    with_links = [a for _, a in assessments if a.components.get("linkedAssets", 0.0) > 0]
-    avg_stake = (
-        sum(a.trustSignals.averageLinkedStake for a in with_links) / len(with_links)
-        if with_links
-        else 0.0
-    )
-    contradictions = int(sum(a.components.get("contradictions", 0.0) for _, a in assessments))
-    duplicates = sum(1 for _, a in assessments if a.components.get("duplicatePenalty", 0.0))
-    summary = (
-        f"Validated {_n(total, 'candidate')}: {accepted} accepted, {total - accepted} rejected. "
-        f"Average confidence {avg_conf:.2f}. "
-        f"{_n(high, 'candidate')} linked to high-stake DKG assets (>50,000 TRAC); "
-        f"average linked stake {avg_stake:,.0f} TRAC. "
-        f"{_n(contradictions, 'contradiction')} flagged; {_n(duplicates, 'duplicate')} rejected."
-    )
-    lines = [summary]
-    for cid, a in assessments:
-        verdict = "accepted" if a.accepted else "rejected"
-        lines.append(
-            f"- {cid}: {verdict} (confidence {a.trustSignals.confidence:.2f}): "
-            + "; ".join(a.reasoning)
-        )
-    return "\n".join(lines)
+    return effective_threshold(found)

@@ -1,4 +1,4 @@
-"""Web search (Tavily, or the local corpus index offline) and statement extraction."""
+"""Web search: Tavily with a key, the local corpus index (passages) offline."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ from typing import Any, Protocol
 from temporalio import activity
 
 from activities.common import Auditor, run_tool
-from activities.extraction import extract_statements
-from workflows.tool_contracts import ExtractArgs, SearchArgs, ToolResponse
+from workflows.tool_contracts import SearchArgs, ToolResponse
 
 
 class SearchBackend(Protocol):
@@ -18,13 +17,36 @@ class SearchBackend(Protocol):
     def search(self, query: str, max_results: int) -> list[dict[str, Any]]: ...
 
 
+# Hybrid ranking: BM25 finds candidates by their words, the embedding orders them by
+# meaning. A word every passage shares ("lithium" in a lithium corpus) has an IDF near zero,
+# so BM25 alone orders those passages arbitrarily; ranks, not raw scores, are blended.
+CANDIDATE_POOL = 5
+W_LEXICAL_RANK = 0.4
+W_SEMANTIC = 0.6
+
+
 class CorpusSearch:
-    """The shipped demo corpus behind a BM25 index: search with no key and no network."""
+    """Passages of the local corpus (shipped demo plus added documents), no key, no network."""
 
     name = "local-corpus"
 
-    def __init__(self, index: Any) -> None:
+    def __init__(self, index: Any, embedder: Any = None) -> None:
         self._index = index
+        self._embedder = embedder
+
+    def _ranked(self, query: str, max_results: int) -> list[Any]:
+        pool = self._index.search(query, max_results=max_results * CANDIDATE_POOL)
+        if self._embedder is None or len(pool) <= 1:
+            return pool[:max_results]
+        vectors = self._embedder.embed([query, *(f"{h.title}. {h.content}" for h in pool)])
+        cosines = (vectors[1:] @ vectors[0]).tolist()
+        n = len(pool)
+        blended = [
+            (W_LEXICAL_RANK * (1 - rank / n) + W_SEMANTIC * cos, rank)
+            for rank, cos in enumerate(cosines)
+        ]
+        order = sorted(blended, key=lambda br: (-br[0], br[1]))
+        return [pool[rank] for _, rank in order[:max_results]]
 
     def search(self, query: str, max_results: int) -> list[dict[str, Any]]:
         return [
@@ -34,8 +56,13 @@ class CorpusSearch:
                 "content": hit.content,
                 "score": round(float(hit.score), 4),
                 "published": hit.published,
+                "passageId": hit.passageId,
+                "start": hit.start,
+                "end": hit.end,
+                "documentId": hit.documentId,
+                "tier": hit.tier,
             }
-            for hit in self._index.search(query, max_results=max_results)
+            for hit in self._ranked(query, max_results)
         ]
 
 
@@ -94,25 +121,4 @@ class SearchActivities:
 
         return await asyncio.to_thread(
             run_tool, self._audit, "web_search", args.model_dump(), body, (OSError, ValueError)
-        )
-
-    @activity.defn(name="extract_statements")
-    async def extract_statements(self, args: ExtractArgs) -> ToolResponse:
-        def body() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-            gazetteer = self._dkg.gazetteer()
-            rows: list[dict[str, Any]] = []
-            seen: set[tuple[str | None, str, str]] = set()
-            for doc in args.documents:
-                for st in extract_statements(doc.text, doc.source, gazetteer):
-                    key = (st.subjectUal, st.predicate, st.objectUal or st.object)
-                    if key not in seen:
-                        seen.add(key)
-                        rows.append(st.model_dump())
-            provenance = [
-                {"source": r["source"], "evidence_snippet": r["sentence"][:200]} for r in rows
-            ]
-            return rows, provenance
-
-        return await asyncio.to_thread(
-            run_tool, self._audit, "extract_statements", {"n": len(args.documents)}, body
         )

@@ -1,68 +1,77 @@
-"""FastAPI app: runs (start, list-less get, decisions, result, cancel), memory, DKG read."""
+"""The FastAPI app, assembled: limits, sign-in, routers by resource, health."""
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 from typing import Any
 
-from fastapi import Depends, FastAPI, HTTPException, Query, Request
-from pydantic import BaseModel, Field
-from temporalio.client import (
-    Client,
-    WorkflowExecutionStatus,
-    WorkflowFailureError,
-    WorkflowUpdateFailedError,
-)
-from temporalio.service import RPCError, RPCStatusCode
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import PlainTextResponse
+from prometheus_client import CONTENT_TYPE_LATEST, Gauge, generate_latest
+from temporalio.client import Client
+from temporalio.service import RPCError
 
-from kminer.runs import start_run
-from workflows.contracts import (
-    Decision,
-    DecisionResult,
-    KnowledgeMinerResponse,
-    MiningRequest,
-    Workspace,
-)
-from workflows.mining import MiningWorkflow
+from api import audit, dkg, events, memory, problems, runs
+from api.auth import TokenIssuer
+from api.limits import DEFAULT_MAX_BYTES, RequestLimits
+from api.mcp import mount_mcp
+from api.throttle import StartLimiter
+from kminer.telemetry import drain_metrics
+
+RUNS_BY_STATUS = Gauge("kminer_runs", "Mining runs known to Temporal, by status", ["status"])
 
 
-def rpc_http_error(exc: RPCError, run_id: str) -> HTTPException:
-    """Temporal's answer as HTTP: an unknown run is 404, an unreachable server 503."""
-    if exc.status == RPCStatusCode.NOT_FOUND:
-        return HTTPException(404, f"run {run_id} not found")
-    if exc.status == RPCStatusCode.ALREADY_EXISTS:
-        return HTTPException(409, f"run {run_id} already exists")
-    return HTTPException(503, f"Temporal unavailable: {exc.message}")
+async def _count_runs(client: Client) -> None:
+    for status in ("Running", "Completed", "Failed", "Canceled", "Terminated", "TimedOut"):
+        query = f"WorkflowType = 'MiningWorkflow' AND ExecutionStatus = '{status}'"
+        try:
+            count = (await client.count_workflows(query)).count
+        except RPCError:
+            continue  # visibility briefly unavailable: keep the last figure
+        RUNS_BY_STATUS.labels(status=status.lower()).set(count)
 
 
-class RunSummary(BaseModel):
-    runId: str
-    status: str
-    startedAt: str
-    closedAt: str | None
+def _database_check(engine: Any) -> str:
+    try:
+        with engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
+    except Exception as exc:  # noqa: BLE001  (any driver error means not ready)
+        return f"unreachable: {type(exc).__name__}"
+    return "ok"
 
 
-class StartedRun(BaseModel):
-    runId: str
-    threadId: str
-    domainTags: list[str]
+def _dkg_check(dkg: Any) -> str:
+    try:
+        dkg.query("ASK { ?s ?p ?o }", row_limit=1, timeout_s=2.0)
+    except Exception as exc:  # noqa: BLE001
+        return f"unreachable: {type(exc).__name__}: {exc}"
+    return "ok"
 
 
-class SparqlRequest(BaseModel):
-    query: str = Field(min_length=1)
-    limit: int = Field(default=100, ge=1, le=1000)
-
-
-def create_app(client: Client, task_queue: str, services: Any | None = None) -> FastAPI:
+def create_app(
+    client: Client,
+    task_queue: str,
+    services: Any | None = None,
+    max_body_bytes: int = DEFAULT_MAX_BYTES,
+    jwt_secret: str = "",
+    runs_per_minute: int = 30,
+) -> FastAPI:
+    if not jwt_secret:
+        raise ValueError("the API needs a JWT secret (api.auth.load_secret)")
     app = FastAPI(title="Knowledge Miner", version="0.1.0")
+    app.add_middleware(RequestLimits, max_bytes=max_body_bytes)
     app.state.client = client
     app.state.services = services
     app.state.task_queue = task_queue
     app.state.worker_ready = services is not None
+    app.state.issuer = TokenIssuer(jwt_secret)
+    # Signs list cursors, so no forged page token reaches Temporal (api/run_listing.py).
+    app.state.cursor_key = hashlib.sha256(b"kminer-run-cursor\n" + jwt_secret.encode()).digest()
+    app.state.start_limiter = StartLimiter(runs_per_minute)
+    problems.install(app)
 
-    def temporal(request: Request) -> Client:
-        return request.app.state.client
-
-    @app.get("/healthz")
+    @app.get("/healthz", tags=["health"])
     async def healthz(request: Request) -> dict[str, Any]:
         try:
             await request.app.state.client.service_client.check_health()
@@ -72,127 +81,34 @@ def create_app(client: Client, task_queue: str, services: Any | None = None) -> 
             raise HTTPException(503, "worker not running")
         return {"status": "ok", "taskQueue": request.app.state.task_queue}
 
-    @app.post("/api/runs", status_code=201)
-    async def start(body: MiningRequest, client: Client = Depends(temporal)) -> StartedRun:
+    @app.get("/readyz", tags=["health"])
+    async def readyz(request: Request) -> dict[str, Any]:
+        """Ready to serve: Temporal answers, the database answers, the DKG answers."""
+        checks: dict[str, str] = {}
         try:
-            handle = await start_run(client, app.state.task_queue, body)
+            await request.app.state.client.service_client.check_health()
+            checks["temporal"] = "ok"
         except RPCError as exc:
-            raise rpc_http_error(exc, "new run") from exc
-        return StartedRun(runId=handle.id, threadId=body.threadId, domainTags=body.domainTags)
+            checks["temporal"] = f"unreachable: {exc}"
+        attached = request.app.state.services
+        if attached is None:
+            checks["database"] = checks["dkg"] = "not attached to this process"
+        else:
+            checks["database"] = await asyncio.to_thread(_database_check, attached.engine)
+            checks["dkg"] = await asyncio.to_thread(_dkg_check, attached.dkg)
+        if any(v != "ok" for v in checks.values()):
+            raise HTTPException(503, checks)
+        return {"status": "ok", **checks}
 
-    @app.get("/api/runs")
-    async def list_runs(
-        limit: int = Query(default=20, ge=1, le=200), client: Client = Depends(temporal)
-    ) -> list[RunSummary]:
-        runs: list[RunSummary] = []
-        try:
-            async for wf in client.list_workflows("WorkflowType = 'MiningWorkflow'", limit=limit):
-                runs.append(
-                    RunSummary(
-                        runId=wf.id,
-                        status=wf.status.name if wf.status else "UNKNOWN",
-                        startedAt=wf.start_time.isoformat(),
-                        closedAt=wf.close_time.isoformat() if wf.close_time else None,
-                    )
-                )
-        except RPCError as exc:
-            raise rpc_http_error(exc, "runs") from exc
-        return runs
+    @app.get("/metrics", tags=["health"], response_class=PlainTextResponse)
+    async def metrics(request: Request) -> PlainTextResponse:
+        """Prometheus text format; run totals by status from Temporal's visibility."""
+        await _count_runs(request.app.state.client)
+        drain_metrics()
+        return PlainTextResponse(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
-    async def _workspace(client: Client, run_id: str) -> Workspace:
-        handle = client.get_workflow_handle(run_id)
-        try:
-            return await handle.query(MiningWorkflow.workspace)
-        except RPCError as exc:
-            raise rpc_http_error(exc, run_id) from exc
-
-    @app.get("/api/runs/{run_id}")
-    async def get_run(run_id: str, client: Client = Depends(temporal)) -> Workspace:
-        return await _workspace(client, run_id)
-
-    @app.post("/api/runs/{run_id}/decisions")
-    async def decide(
-        run_id: str, decisions: list[Decision], client: Client = Depends(temporal)
-    ) -> list[DecisionResult]:
-        handle = client.get_workflow_handle(run_id)
-        try:
-            return await handle.execute_update(MiningWorkflow.decide, decisions)
-        except WorkflowUpdateFailedError as exc:
-            cause = exc.cause
-            raise HTTPException(409, getattr(cause, "message", str(cause))) from exc
-        except RPCError as exc:
-            raise rpc_http_error(exc, run_id) from exc
-
-    @app.get("/api/runs/{run_id}/result")
-    async def result(run_id: str, client: Client = Depends(temporal)) -> KnowledgeMinerResponse:
-        handle = client.get_workflow_handle(run_id)
-        try:
-            desc = await handle.describe()
-        except RPCError as exc:
-            raise rpc_http_error(exc, run_id) from exc
-        if desc.status == WorkflowExecutionStatus.RUNNING:
-            raise HTTPException(409, f"run {run_id} is still running")
-        try:
-            return await handle.result()
-        except WorkflowFailureError as exc:
-            raise HTTPException(
-                409, f"run {run_id} ended {desc.status.name}: {exc.cause or exc}"
-            ) from exc
-
-    @app.post("/api/runs/{run_id}/cancel", status_code=202)
-    async def cancel(run_id: str, client: Client = Depends(temporal)) -> dict[str, str]:
-        try:
-            await client.get_workflow_handle(run_id).cancel()
-        except RPCError as exc:
-            raise rpc_http_error(exc, run_id) from exc
-        return {"runId": run_id, "status": "cancel requested"}
-
-    def _services(request: Request) -> Any:
-        services = request.app.state.services
-        if services is None:
-            raise HTTPException(503, "this API process has no DKG / database attached")
-        return services
-
-    @app.get("/api/memory")
-    def memory(tag: str | None = None, services: Any = Depends(_services)) -> list[dict]:
-        from storage.memory_repo import MemoryRepository
-
-        notes = MemoryRepository(services.engine).list_notes(tag)
-        return [n.model_dump(mode="json") for n in notes]
-
-    @app.post("/api/dkg/sparql")
-    def sparql(body: SparqlRequest, services: Any = Depends(_services)) -> dict[str, Any]:
-        from storage.dkg_store import SPARQL_ANSWER, DkgError
-
-        try:
-            result = services.dkg.query(body.query, row_limit=body.limit)
-        except DkgError as exc:
-            raise HTTPException(400, str(exc)) from exc
-        return result.model_dump(include=SPARQL_ANSWER)
-
-    @app.get("/api/dkg/assets/{ual:path}")
-    def get_asset(ual: str, services: Any = Depends(_services)) -> dict[str, Any]:
-        from storage.dkg_store import DkgError
-
-        try:
-            asset = services.dkg.get_asset(ual)
-            meta = services.dkg.get_metadata(ual) if asset is not None else None
-        except DkgError as exc:
-            raise HTTPException(502, f"DKG: {exc}") from exc
-        if asset is None:
-            raise HTTPException(404, f"no Knowledge Asset {ual}")
-        return {"ual": ual, "asset": asset, "metadata": meta.model_dump() if meta else None}
-
-    @app.get("/api/blobs/{sha256}")
-    def get_blob(sha256: str, services: Any = Depends(_services)) -> dict[str, Any]:
-        from sqlmodel import Session
-
-        from storage.tables import Blob
-
-        with Session(services.engine) as session:
-            blob = session.get(Blob, sha256)
-        if blob is None:
-            raise HTTPException(404, f"no blob {sha256}")
-        return {"sha256": blob.sha256, "size": blob.size, "content": blob.content}
-
+    for router in (runs.router, events.router, audit.router, dkg.router, memory.router):
+        app.include_router(router)
+    # The MCP tools over streamable HTTP, behind the same bearer tokens as /api.
+    mount_mcp(app, client, task_queue)
     return app

@@ -5,15 +5,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import signal
 import sys
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
 from kminer.config import Settings, load_settings
+from kminer.corpus_cli import add_corpus_parser, cmd_corpus
+from kminer.tracing import flush_traces
 
 warnings.filterwarnings("ignore", message=".*allowed_objects.*")
 
@@ -47,6 +50,10 @@ async def cmd_up(args: argparse.Namespace) -> int:
         async with embedded_stack(settings, api_port=args.port) as stack:
             print(f"Temporal  {stack.temporal_address}", flush=True)
             print(f"API       {stack.api_url}  (healthz: {stack.api_url}/healthz)", flush=True)
+            from api.auth import TokenIssuer, load_secret
+
+            token = TokenIssuer(load_secret(settings.data_dir)).mint("local-admin", "admin")
+            print(f"sign in   Authorization: Bearer {token}", flush=True)
             print(f"data dir  {settings.data_dir}  — Ctrl-C to stop", flush=True)
             await _serve_until_stopped()
     except asyncio.CancelledError:
@@ -135,10 +142,15 @@ def _decisions(args: argparse.Namespace) -> list[Any]:
     for cid, path in args.edit or []:
         try:
             asset = json.loads(Path(path).read_text())
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, json.JSONDecodeError, RecursionError) as exc:
             raise UsageError(f"cannot read edited asset {path}: {exc}") from None
         if not isinstance(asset, dict):
             raise UsageError(f"edited asset {path} must be a JSON-LD object")
+        from workflows.review import jsonld_problem
+
+        problem = jsonld_problem(asset)
+        if problem:
+            raise UsageError(f"edited asset {path} is not publishable JSON-LD: {problem}")
         decisions.append(Decision(candidateId=cid, action="edit", asset=asset))
     return decisions
 
@@ -163,7 +175,11 @@ async def cmd_review(args: argparse.Namespace) -> int:
             ws = await handle.query(MiningWorkflow.workspace)
             print(ws.model_dump_json(indent=2, include={"phase", "pendingApprovals", "candidates"}))
             return 0
-        results = await handle.execute_update(MiningWorkflow.decide, decisions)
+        import getpass
+
+        who = f"cli:{getpass.getuser()}"
+        signed = [d.model_copy(update={"reviewer": d.reviewer or who}) for d in decisions]
+        results = await handle.execute_update(MiningWorkflow.decide, signed)
     except WorkflowUpdateFailedError as exc:
         raise UsageError(f"decision refused: {getattr(exc.cause, 'message', exc.cause)}") from None
     except RPCError as exc:
@@ -172,6 +188,41 @@ async def cmd_review(args: argparse.Namespace) -> int:
         raise
     for r in results:
         print(f"{r.candidateId}: {r.status} (confidence {r.confidence})")
+    return 0
+
+
+async def cmd_token(args: argparse.Namespace) -> int:
+    from api.auth import TokenIssuer, load_secret
+
+    settings = _settings(args)
+    try:
+        token = TokenIssuer(load_secret(settings.data_dir)).mint(args.sub, args.role, args.ttl)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print(token)
+    return 0
+
+
+async def cmd_mcp(args: argparse.Namespace) -> int:
+    """The MCP tools over stdio, against the `kminer up` of this data dir.
+
+    Nothing but the protocol may reach stdout, so a missing stack is one line on stderr.
+    """
+    import getpass
+
+    from api.mcp import serve_stdio
+    from kminer.stack import read_stack_file
+    from kminer.worker import connect
+
+    settings = _settings(args)
+    running = read_stack_file(settings)
+    if not running:
+        raise UsageError(f"no kminer stack runs for {settings.data_dir}; start one with kminer up")
+    client = await connect(settings, running["temporal"])
+    try:
+        await serve_stdio(client, settings.task_queue, f"mcp:{getpass.getuser()}")
+    except asyncio.CancelledError:
+        return _stopped_cleanly()
     return 0
 
 
@@ -225,8 +276,15 @@ async def cmd_dkg(args: argparse.Namespace) -> int:
     return 0
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Usage mistakes are one line and exit 2 (`--help` still shows the usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="kminer", description="Durable knowledge mining on Temporal")
+    p = OneLineParser(prog="kminer", description="Durable knowledge mining on Temporal")
     sub = p.add_subparsers(dest="command", required=True)
 
     def with_data_dir(sp: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -236,6 +294,10 @@ def parser() -> argparse.ArgumentParser:
     up = with_data_dir(sub.add_parser("up", help="start Temporal, a worker and the API"))
     up.add_argument("--port", type=int, default=8000, help="API port (default 8000)")
     with_data_dir(sub.add_parser("demo", help="mine, review and publish on the demo data"))
+    token = with_data_dir(sub.add_parser("token", help="mint an API token (bearer JWT)"))
+    token.add_argument("--role", choices=["miner", "reviewer", "admin"], default="miner")
+    token.add_argument("--sub", required=True, help="who the token is for")
+    token.add_argument("--ttl", type=int, default=12 * 3600, help="seconds (default 12 h)")
     mine = with_data_dir(sub.add_parser("mine", help="run one mining question"))
     mine.add_argument("query")
     mine.add_argument("--tag", action="append", help="domain tag (repeatable)")
@@ -248,6 +310,7 @@ def parser() -> argparse.ArgumentParser:
     review.add_argument("--reject", action="append", metavar="ID")
     review.add_argument("--edit", action="append", nargs=2, metavar=("ID", "FILE"))
     review.add_argument("--reason", default="rejected by reviewer")
+    with_data_dir(sub.add_parser("mcp", help="serve the MCP tools over stdio (needs kminer up)"))
     worker = with_data_dir(sub.add_parser("worker", help="run a worker only"))
     worker.add_argument("--address", help="Temporal host:port")
     dkg = sub.add_parser("dkg", help="query the DKG (embedded, or DKG_NODE_URL)")
@@ -261,16 +324,20 @@ def parser() -> argparse.ArgumentParser:
     with_data_dir(dsub.add_parser("load", help="load JSON-LD assets (file or dir)")).add_argument(
         "path"
     )
+    add_corpus_parser(sub, with_data_dir)
     return p
 
 
 COMMANDS = {
     "up": cmd_up,
     "demo": cmd_demo,
+    "token": cmd_token,
     "mine": cmd_mine,
     "review": cmd_review,
     "worker": cmd_worker,
     "dkg": cmd_dkg,
+    "corpus": cmd_corpus,
+    "mcp": cmd_mcp,
 }
 
 
@@ -309,5 +376,29 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+def run(argv: list[str] | None = None) -> NoReturn:
+    """The console script: the command's status, then leave without interpreter teardown.
+
+    The Temporal client's native (Rust) threads can outlive the interpreter while it
+    finalizes and abort the process (exit 134) after a command already succeeded
+    (temporalio/sdk-python issue 300). Everything a command owns is closed inside
+    `main` (stacks stopped, files and databases closed), so after flushing output the
+    process ends at once with the real status.
+    """
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse: --help (0) and usage errors (2)
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+        if isinstance(exc.code, str):
+            print(exc.code, file=sys.stderr)
+    flush_traces()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more to say
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

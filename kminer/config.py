@@ -22,6 +22,12 @@ class Settings:
     tavily_api_key: str | None = None
     tavily_base_url: str | None = None
     dkg_node_url: str | None = None
+    # "minilm" (offline ONNX) or "openai:<model>" (needs OPENAI_API_KEY).
+    embeddings: str = "minilm"
+    max_body_bytes: int = 1_048_576  # API request bodies (KM_MAX_BODY_BYTES)
+    runs_per_minute: int = 30  # runs one principal may start per minute (KM_RUNS_PER_MINUTE)
+    # OpenTelemetry traces go here (OTLP over HTTP) when set; empty means no tracing.
+    otlp_endpoint: str = ""
     seed_dir: Path = field(default_factory=lambda: PACKAGE_ROOT / "storage" / "seed")
     corpus_dir: Path = field(default_factory=lambda: PACKAGE_ROOT / "storage" / "corpus")
 
@@ -44,8 +50,12 @@ def load_settings(data_dir: str | Path | None = None) -> Settings:
     # An OpenAI key switches the policy to a real model; without one the
     # deterministic rules policy drives the same tools.
     model = "rules"
+    embeddings = "minilm"
     if os.environ.get("OPENAI_API_KEY"):
         model = os.environ.get("DEEPAGENTS_MODEL") or "gpt-4o-mini"
+        embeddings = "openai:" + (os.environ.get("KM_EMBEDDINGS_MODEL") or "text-embedding-3-small")
+    if (os.environ.get("KM_EMBEDDINGS") or "").lower() == "minilm":
+        embeddings = "minilm"
     return Settings(
         data_dir=root,
         database_url=os.environ.get("DATABASE_URL") or f"sqlite:///{root / 'kminer.db'}",
@@ -57,4 +67,12 @@ def load_settings(data_dir: str | Path | None = None) -> Settings:
         tavily_api_key=os.environ.get("TAVILY_API_KEY") or None,
         tavily_base_url=os.environ.get("TAVILY_BASE_URL") or None,
         dkg_node_url=os.environ.get("DKG_NODE_URL") or None,
+        embeddings=embeddings,
+        max_body_bytes=int(os.environ.get("KM_MAX_BODY_BYTES") or 1_048_576),
+        runs_per_minute=int(os.environ.get("KM_RUNS_PER_MINUTE") or 30),
+        otlp_endpoint=(
+            os.environ.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+            or os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT")
+            or ""
+        ),
     )

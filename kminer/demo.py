@@ -77,11 +77,20 @@ async def run_demo(settings: Settings) -> int:
             for c in ws.candidates:
                 ts = c.asset.get("trustSignals", {})
                 say(
-                    f"  {c.id}  confidence {ts.get('confidence')}  "
+                    f"  {c.id}  {c.kind:6}  confidence {ts.get('confidence')}  "
                     f"{'ACCEPT' if c.accepted else 'reject'}  {c.asset.get('name')}"
                 )
-                for ual in c.asset.get("linkedAssets", []):
-                    say(f"      linked {ual}")
+                evidence = (c.asset.get("provenance") or {}).get("evidence") or []
+                sources = sorted({e.get("source") for e in evidence if isinstance(e, dict)})
+                say(f"      {ts.get('independentSources', 0)} independent source(s): "
+                    + ", ".join(s for s in sources if s))  # fmt: skip
+                if not c.accepted:
+                    why = [
+                        r.removeprefix("rejected: ")
+                        for r in c.reasoning
+                        if r.startswith("rejected")
+                    ]
+                    say(f"      why not: {'; '.join(why)}")
             decisions = [
                 Decision(
                     candidateId=c.id,
@@ -110,7 +119,12 @@ async def run_demo(settings: Settings) -> int:
         result = await watcher
         await reviewer
 
-        say(f"\n{result.synthesizedReport}")
+        say(f"\nanswer: {result.answer.text}")
+        for sentence in result.answer.sentences:
+            say(f"  - {sentence.text}")
+            for source in sentence.sources:
+                say(f"      source: {source}")
+        say(f"\n{result.synthesizedReport.splitlines()[0] if result.synthesizedReport else ''}")
         say(f"\npublished {len(result.publishedAssets)} assets:")
         for item in result.publishedAssets:
             say(f"  {item.candidateId} -> {item.ual}")
@@ -118,12 +132,20 @@ async def run_demo(settings: Settings) -> int:
             say("nothing was published")
             return 1
         values = " ".join(f"<{p.ual}>" for p in result.publishedAssets)
+        # The asset's own node (a claim or a new entity), not the nodes it links to.
         sparql = (
-            f"SELECT ?ual ?name WHERE {{ VALUES ?ual {{ {values} }} "
-            "GRAPH ?ual { ?claim a schema:Claim ; schema:name ?name } }"
+            f"SELECT ?ual (SAMPLE(?n) AS ?name) WHERE {{ VALUES ?ual {{ {values} }} "
+            "GRAPH ?ual { ?s schema:name ?n "
+            'FILTER(STRSTARTS(STR(?s), "urn:kminer:claim:") || '
+            'STRSTARTS(STR(?s), "urn:kminer:entity:")) } } GROUP BY ?ual'
         )
         # Async client: the API answers from this very event loop.
-        async with httpx.AsyncClient(timeout=30) as http:
+        from api.auth import TokenIssuer, load_secret
+
+        token = TokenIssuer(load_secret(settings.data_dir)).mint("demo", "miner", 600)
+        async with httpx.AsyncClient(
+            timeout=30, headers={"Authorization": f"Bearer {token}"}
+        ) as http:
             answer = await http.post(f"{stack.api_url}/api/dkg/sparql", json={"query": sparql})
         answer.raise_for_status()
         rows = answer.json()["rows"]

@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from kminer.visibility import dev_server_flags
+
 LOOPBACK = "127.0.0.1"
 
 
@@ -110,6 +112,7 @@ class DevServer:
             str(self.db_file),
             "--log-level",
             "warn",
+            *dev_server_flags(),
         ]
         log = open(self.log_file, "ab")  # noqa: SIM115 (the child owns it while it runs)
         self.process = subprocess.Popen(

@@ -5,12 +5,16 @@ from __future__ import annotations
 import asyncio
 import sys
 import uuid
-from typing import TextIO
+from typing import Any, TextIO
 
 from temporalio.client import Client, WorkflowHandle
+from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 
+from kminer.principal_propagation import PRINCIPAL_MEMO
+from kminer.visibility import indexing
 from workflows.contracts import KnowledgeMinerResponse, MiningRequest, Phase, Workspace
 from workflows.mining import MiningWorkflow
+from workflows.search_attributes import at_start
 
 POLL_SECONDS = 0.3
 TERMINAL = {Phase.COMPLETED, Phase.FAILED, Phase.CANCELED}
@@ -21,10 +25,35 @@ def new_run_id() -> str:
 
 
 async def start_run(
-    client: Client, task_queue: str, request: MiningRequest, run_id: str | None = None
+    client: Client,
+    task_queue: str,
+    request: MiningRequest,
+    run_id: str | None = None,
+    memo: dict[str, Any] | None = None,
+    reuse_existing: bool = False,
 ) -> WorkflowHandle:
+    """Start a run; `memo` (e.g. who asked) stays readable beside it in Temporal.
+
+    `reuse_existing`: a run already going under `run_id` is returned instead of a new
+    one, and a finished one is never started again (idempotent starts).
+    """
+    extra: dict[str, Any] = {}
+    memo = memo or {PRINCIPAL_MEMO: "cli"}
+    if await indexing(client):
+        principal = str(memo.get(PRINCIPAL_MEMO, ""))
+        extra["search_attributes"] = at_start(request.threadId, request.domainTags, principal)
+    if reuse_existing:
+        extra = {
+            "id_conflict_policy": WorkflowIDConflictPolicy.USE_EXISTING,
+            "id_reuse_policy": WorkflowIDReusePolicy.REJECT_DUPLICATE,
+        }
     return await client.start_workflow(
-        MiningWorkflow.run, request, id=run_id or new_run_id(), task_queue=task_queue
+        MiningWorkflow.run,
+        request,
+        id=run_id or new_run_id(),
+        task_queue=task_queue,
+        memo=memo,
+        **extra,
     )
 
 

@@ -14,9 +14,12 @@ import uvicorn
 from temporalio.client import Client
 
 from api.app import create_app
+from api.auth import load_secret
 from kminer.config import Settings
 from kminer.devserver import LOOPBACK, DevServer, free_port, port_is_free, wait_for_port
 from kminer.worker import Services, build_worker, connect, open_services
+
+GRACEFUL_STOP_SECONDS = 3  # open requests get this long to finish when the API stops
 
 
 class StackError(RuntimeError):
@@ -106,8 +109,23 @@ async def embedded_stack(
             api_server = None
             try:
                 if port is not None:
-                    app = create_app(client, settings.task_queue, services)
-                    config = uvicorn.Config(app, host=LOOPBACK, port=port, log_level="warning")
+                    secret = load_secret(settings.data_dir)
+                    app = create_app(
+                        client,
+                        settings.task_queue,
+                        services,
+                        settings.max_body_bytes,
+                        secret,
+                        settings.runs_per_minute,
+                    )
+                    # MCP clients hold streams open (/mcp); a stop must not wait on them.
+                    config = uvicorn.Config(
+                        app,
+                        host=LOOPBACK,
+                        port=port,
+                        log_level="warning",
+                        timeout_graceful_shutdown=GRACEFUL_STOP_SECONDS,
+                    )
                     api_server = EmbeddedApiServer(config)
                     api_task = asyncio.create_task(api_server.serve())
                     await api_listening(api_task, port)

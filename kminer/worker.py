@@ -10,14 +10,22 @@ from temporalio.client import Client
 from temporalio.worker import Worker
 
 from activities.agents.models import build_model_provider
+from activities.answer import compose_answer_activity
+from activities.audit import AuditActivities
 from activities.common import Auditor
 from activities.dkg import DkgActivities
-from activities.enrichment import propose_knowledge_assets
+from activities.embeddings import Embedder, OpenAiEmbedder, shared_minilm
+from activities.enrichment import EnrichmentActivities
 from activities.memory import MemoryActivities
 from activities.runtime import RuntimeActivities
 from activities.search import CorpusSearch, SearchActivities, TavilySearch
+from activities.statements import StatementActivities
 from activities.validation import ValidationActivities
 from kminer.config import Settings
+from kminer.principal_propagation import PrincipalInterceptor
+from kminer.telemetry import telemetry_runtime
+from kminer.tracing import tracing_interceptors
+from storage.audit_log import AuditLog
 from storage.corpus_index import CorpusIndex
 from storage.db import make_engine
 from storage.dkg_factory import open_dkg
@@ -50,6 +58,13 @@ def deepagents_plugin(settings: Settings, engine: Any = None, model_provider: An
     )
 
 
+def build_embedder(settings: Settings) -> Embedder:
+    """OpenAI embeddings when configured (OPENAI_API_KEY), the offline MiniLM otherwise."""
+    if settings.embeddings.startswith("openai:"):
+        return OpenAiEmbedder(settings.embeddings.removeprefix("openai:"), settings.openai_base_url)
+    return shared_minilm()
+
+
 @dataclass
 class Services:
     """The long-lived things activities share inside one worker process."""
@@ -57,6 +72,7 @@ class Services:
     dkg: Any  # EmbeddedDkg or RemoteDkg: the `Dkg` protocol of activities/dkg.py
     engine: Any
     search: Any
+    embedder: Any = None
 
     def close(self) -> None:
         try:
@@ -73,24 +89,30 @@ def open_services(settings: Settings) -> Services:
     except BaseException:
         engine.dispose()
         raise
+    embedder = build_embedder(settings)
     try:
         if settings.tavily_api_key:
             search: Any = TavilySearch(settings.tavily_api_key, settings.tavily_base_url)
         else:
             index = CorpusIndex(settings.data_dir / "corpus.db", settings.corpus_dir)
-            search = CorpusSearch(index)
+            search = CorpusSearch(index, embedder)
     except BaseException:
         Services(dkg=dkg, engine=engine, search=None).close()
         raise
-    return Services(dkg=dkg, engine=engine, search=search)
+    return Services(dkg=dkg, engine=engine, search=search, embedder=embedder)
 
 
 def activities_for(settings: Settings, services: Services) -> list[Any]:
     auditor = Auditor(services.engine)
     dkg = DkgActivities(services.dkg, services.engine, (DkgError,), (DkgValidationError,))
     search = SearchActivities(services.search, services.dkg, auditor)
+    embedder = services.embedder or build_embedder(settings)
+    statements = StatementActivities(services.dkg, embedder, auditor)
+    enrichment = EnrichmentActivities(services.dkg, embedder, auditor)
     validation = ValidationActivities(services.dkg, auditor)
-    memory = MemoryActivities(MemoryRepository(services.engine))
+    audit_log = AuditLog(services.engine) if services.engine is not None else None
+    memory = MemoryActivities(MemoryRepository(services.engine), audit_log)
+    audit = AuditActivities(audit_log)
     runtime = RuntimeActivities(
         RuntimeConfig(
             model=settings.model_name,
@@ -102,6 +124,7 @@ def activities_for(settings: Settings, services: Services) -> list[Any]:
         runtime.get_runtime_config,
         memory.load_memory_notes,
         memory.append_memory_notes,
+        audit.audit_decisions,
         dkg.dkg_get_asset,
         dkg.dkg_sparql,
         dkg.dkg_get_asset_metadata,
@@ -109,9 +132,10 @@ def activities_for(settings: Settings, services: Services) -> list[Any]:
         dkg.dkg_find_duplicates,
         dkg.dkg_publish_asset,
         search.web_search,
-        search.extract_statements,
-        propose_knowledge_assets,
+        statements.extract_statements,
+        enrichment.propose_knowledge_assets,
         validation.score_candidates,
+        compose_answer_activity,
     ]
 
 
@@ -122,6 +146,7 @@ def build_worker(client: Client, settings: Settings, services: Services) -> Work
         workflows=[MiningWorkflow],
         activities=activities_for(settings, services),
         max_concurrent_activities=16,
+        interceptors=[PrincipalInterceptor()],
     )
 
 
@@ -131,4 +156,6 @@ async def connect(settings: Settings, address: str, engine: Any = None) -> Clien
         address,
         namespace=settings.temporal_namespace,
         plugins=[deepagents_plugin(settings, engine)],
+        interceptors=tracing_interceptors(settings),
+        runtime=telemetry_runtime(),
     )

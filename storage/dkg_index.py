@@ -39,6 +39,8 @@ _TYPE_FAMILY = {
     "report": "creativework",
     "article": "creativework",
     "medicaltrial": "medicalstudy",
+    "definedterm": "concept",
+    "legislation": "creativework",
 }
 _SUBSTRING_HIT_CAP = 2000
 

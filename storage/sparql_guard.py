@@ -13,15 +13,52 @@ from typing import Any, Literal
 from pyoxigraph import QueryBoolean, QuerySolutions, Store
 
 READ_ONLY = "only read queries (SELECT, ASK, CONSTRUCT, DESCRIBE) are allowed"
+# Checked before anything parses the text: pyoxigraph's parser recurses per nesting level,
+# and a query nested a few thousand levels deep overflows the stack of the process that
+# serves everyone (a segfault, not an exception). Real queries stay far below both.
+MAX_QUERY_CHARS = 50_000
+MAX_QUERY_DEPTH = 100
+_OPENERS, _CLOSERS = "{([", "})]"
 UPDATE_WORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY"}
 TRIPLE_COLUMNS = ("subject", "predicate", "object")
 QueryKind = Literal["select", "ask", "construct", "describe"]
 
-_IGNORABLE = re.compile(
-    r"#[^\n]*|'''.*?'''|\"\"\".*?\"\"\"|'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\""
-    r"|<[^<>\"{}|^`\\\s]*>",
-    re.S,
-)
+_IRI_CHARS = re.compile(r"[^<>\"{}|^`\\\s]*>")
+
+
+def strip_ignorable(sparql: str) -> str:
+    """The query with comments, strings and IRIs blanked, in one linear pass.
+
+    A regular expression doing the same backtracks quadratically on adversarial text
+    (thousands of unclosed quotes); this scanner looks at each character a bounded
+    number of times. A string left open runs to the end of its line (such a query does
+    not parse anyway).
+    """
+    out: list[str] = []
+    i, n = 0, len(sparql)
+    while i < n:
+        ch = sparql[i]
+        if ch == "#":
+            j = sparql.find("\n", i)
+            i = n if j < 0 else j
+            out.append(" ")
+        elif sparql.startswith(("'''", '"""'), i):
+            j = sparql.find(sparql[i : i + 3], i + 3)
+            i = n if j < 0 else j + 3
+            out.append(" ")
+        elif ch in "'\"":
+            j = i + 1
+            while j < n and sparql[j] not in (ch, "\n"):
+                j += 2 if sparql[j] == "\\" else 1
+            i = j + 1 if j < n and sparql[j] == ch else j
+            out.append(" ")
+        elif ch == "<" and (m := _IRI_CHARS.match(sparql, i + 1)):
+            i = m.end()
+            out.append(" ")
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
 
 
 class SparqlRefused(Exception):
@@ -30,7 +67,7 @@ class SparqlRefused(Exception):
 
 def keywords(sparql: str) -> list[str]:
     """Bare keywords of a query, ignoring comments, strings, IRIs, names and variables."""
-    stripped = _IGNORABLE.sub(" ", sparql)
+    stripped = strip_ignorable(sparql)
     return [w.upper() for w in re.findall(r"(?<![\w:?$@-])[A-Za-z]+(?![\w:])", stripped)]
 
 
@@ -42,8 +79,34 @@ def query_form(sparql: str) -> str:
     return words[0] if words else ""
 
 
+def nesting_depth(sparql: str) -> int:
+    """Deepest bracket nesting of a query, strings, comments and IRIs left out (no recursion)."""
+    depth = deepest = 0
+    for ch in strip_ignorable(sparql):
+        if ch in _OPENERS:
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in _CLOSERS:
+            depth = max(0, depth - 1)
+    return deepest
+
+
+def check_query_size(sparql: str) -> None:
+    """Refuse a query too long or too deeply nested to parse safely, naming the limit."""
+    if len(sparql) > MAX_QUERY_CHARS:
+        raise SparqlRefused(
+            f"query of {len(sparql):,} characters refused: at most {MAX_QUERY_CHARS:,} allowed"
+        )
+    depth = nesting_depth(sparql)
+    if depth > MAX_QUERY_DEPTH:
+        raise SparqlRefused(
+            f"query nested {depth} levels deep refused: at most {MAX_QUERY_DEPTH} allowed"
+        )
+
+
 def parse_read_query(store: Store, sparql: str, prefixes: dict[str, str], **options: Any) -> Any:
     """Run `store.query` on a read-only query; refuse everything else with a clear reason."""
+    check_query_size(sparql)
     if "SERVICE" in keywords(sparql):
         # pyoxigraph would really fetch a remote endpoint: no outbound calls from a tool.
         raise SparqlRefused(f"federated SERVICE queries are not allowed; {READ_ONLY}")

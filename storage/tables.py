@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from sqlalchemy import Index
 from sqlmodel import Field, SQLModel, UniqueConstraint
 
 
@@ -51,12 +52,25 @@ class PublishRecord(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
+AUDIT_KINDS = ("tool", "decision", "publication", "memory")
+
+
 class AuditEvent(SQLModel, table=True):
-    """Every DKG / search / model-facing tool call: who, what, how much, how long."""
+    """Who did what in a run: tool calls, review decisions, publications, memory writes.
+
+    `principal` is the run's owner for tool calls and publications, the reviewer
+    for a decision, the admin for a memory edit. `event_key` makes a retried
+    activity write its event once (tool calls have none: each attempt is a call).
+    """
+
+    __table_args__ = (Index("ux_auditevent_run_key", "run_id", "event_key", unique=True),)
 
     id: int | None = Field(default=None, primary_key=True)
     run_id: str | None = Field(default=None, index=True)
     principal: str | None = None
+    kind: str = Field(default="tool", index=True, sa_column_kwargs={"server_default": "tool"})
+    event_key: str | None = None
+    detail: str | None = None
     tool: str = Field(index=True)
     args_hash: str
     result_count: int = 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,6 +24,17 @@ def temporal_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevSer
         server.stop()
 
 
+@pytest.fixture(scope="session")
+def gazetteer() -> Iterator[list[tuple[str, str, str]]]:
+    """Labels and aliases of the seeded demo DKG: (label, UAL, type)."""
+    from storage.dkg_store import SEED_DIR, EmbeddedDkg
+
+    dkg = EmbeddedDkg(None)
+    dkg.ensure_seeded(SEED_DIR)
+    yield dkg.gazetteer()
+    dkg.close()
+
+
 @pytest.fixture
 def settings(
     tmp_path: Path, temporal_server: DevServer, monkeypatch: pytest.MonkeyPatch
@@ -38,6 +49,19 @@ def settings(
         temporal_address=temporal_server.address,
         task_queue=f"test-{uuid.uuid4().hex[:8]}",
     )
+
+
+@pytest.fixture
+def bearer(settings: Settings) -> Callable[..., dict[str, str]]:
+    """Authorization headers for the test stack's API: bearer(role="admin", sub="test")."""
+    from api.auth import TokenIssuer, load_secret
+
+    issuer = TokenIssuer(load_secret(settings.data_dir))
+
+    def headers(role: str = "admin", sub: str = "tester") -> dict[str, str]:
+        return {"Authorization": f"Bearer {issuer.mint(sub, role)}"}
+
+    return headers
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
+from typing import Any
 
 import httpx
 from temporalio.client import WorkflowFailureError
@@ -14,22 +15,24 @@ from kminer.stack import Stack
 from workflows.contracts import Phase
 
 
-async def test_healthz_answers_once_the_stack_is_up(stack: Stack) -> None:
-    async with httpx.AsyncClient(base_url=stack.api_url or "") as http:
+async def test_healthz_answers_once_the_stack_is_up(stack: Stack, bearer: Any) -> None:
+    async with httpx.AsyncClient(base_url=stack.api_url or "", headers=bearer()) as http:
         answer = await http.get("/healthz")
     assert answer.status_code == 200
     assert answer.json()["status"] == "ok"
 
 
-async def test_a_bad_tag_is_a_422_with_the_rule(stack: Stack) -> None:
-    async with httpx.AsyncClient(base_url=stack.api_url or "") as http:
+async def test_a_bad_tag_is_a_422_with_the_rule(stack: Stack, bearer: Any) -> None:
+    async with httpx.AsyncClient(base_url=stack.api_url or "", headers=bearer()) as http:
         answer = await http.post("/api/runs", json={"query": "q", "domainTags": ["no-dash"]})
     assert answer.status_code == 422
     assert "invalid domain tag 'no-dash'" in answer.text
 
 
-async def test_a_run_is_started_reviewed_and_decided_over_http(stack: Stack) -> None:
-    async with httpx.AsyncClient(base_url=stack.api_url or "", timeout=30) as http:
+async def test_a_run_is_started_reviewed_and_decided_over_http(stack: Stack, bearer: Any) -> None:
+    async with httpx.AsyncClient(
+        base_url=stack.api_url or "", headers=bearer(), timeout=30
+    ) as http:
         started = await http.post(
             "/api/runs",
             json={
@@ -37,7 +40,8 @@ async def test_a_run_is_started_reviewed_and_decided_over_http(stack: Stack) -> 
                 "domainTags": ["#Supply_Chain"],
             },
         )
-        assert started.status_code == 201, started.text
+        assert started.status_code == 202, started.text
+        assert started.headers["location"] == f"/api/runs/{started.json()['runId']}"
         run = started.json()
         assert run["threadId"] == "supply_chain"
         for _ in range(300):
@@ -69,8 +73,8 @@ async def test_a_run_is_started_reviewed_and_decided_over_http(stack: Stack) -> 
         assert result.json()["publishedAssets"] == []
 
 
-async def test_the_dkg_endpoint_refuses_updates(stack: Stack) -> None:
-    async with httpx.AsyncClient(base_url=stack.api_url or "") as http:
+async def test_the_dkg_endpoint_refuses_updates(stack: Stack, bearer: Any) -> None:
+    async with httpx.AsyncClient(base_url=stack.api_url or "", headers=bearer()) as http:
         refused = await http.post(
             "/api/dkg/sparql", json={"query": "INSERT DATA { <urn:a> <urn:b> <urn:c> }"}
         )
@@ -85,14 +89,14 @@ async def test_the_dkg_endpoint_refuses_updates(stack: Stack) -> None:
     assert count.status_code == 200 and int(count.json()["rows"][0]["n"]) > 0
 
 
-async def test_unknown_runs_are_404(stack: Stack) -> None:
-    async with httpx.AsyncClient(base_url=stack.api_url or "") as http:
+async def test_unknown_runs_are_404(stack: Stack, bearer: Any) -> None:
+    async with httpx.AsyncClient(base_url=stack.api_url or "", headers=bearer()) as http:
         answer = await http.get("/api/runs/mine-doesnotexist")
     assert answer.status_code == 404
 
 
 async def test_the_result_of_a_failed_run_is_a_409_with_the_cause(
-    stack: Stack, settings: Settings
+    stack: Stack, bearer: Any, settings: Settings
 ) -> None:
     run_id = f"bad-{uuid.uuid4().hex[:8]}"
     handle = await stack.client.start_workflow(
@@ -103,26 +107,31 @@ async def test_the_result_of_a_failed_run_is_a_409_with_the_cause(
     )
     with contextlib.suppress(WorkflowFailureError):
         await handle.result()
-    async with httpx.AsyncClient(base_url=stack.api_url or "") as http:
+    async with httpx.AsyncClient(base_url=stack.api_url or "", headers=bearer()) as http:
         answer = await http.get(f"/api/runs/{run_id}/result")
     assert answer.status_code == 409
     assert "FAILED" in answer.json()["detail"]
     assert "invalid domain tag 'no spaces allowed'" in answer.json()["detail"]
 
 
-async def test_started_runs_are_listed_with_their_status(stack: Stack, settings: Settings) -> None:
-    async with httpx.AsyncClient(base_url=stack.api_url or "", timeout=30) as http:
+async def test_started_runs_are_listed_with_their_status(
+    stack: Stack, bearer: Any, settings: Settings
+) -> None:
+    async with httpx.AsyncClient(
+        base_url=stack.api_url or "", headers=bearer(), timeout=30
+    ) as http:
         started = await http.post(
             "/api/runs", json={"query": "lithium suppliers", "domainTags": ["supply_chain"]}
         )
         run_id = started.json()["runId"]
         for _ in range(50):  # visibility is eventually consistent
             listed = await http.get("/api/runs", params={"limit": 200})
-            if any(r["runId"] == run_id for r in listed.json()):
+            if any(r["runId"] == run_id for r in listed.json()["runs"]):
                 break
             await asyncio.sleep(0.2)
         assert listed.status_code == 200
-        mine = next(r for r in listed.json() if r["runId"] == run_id)
+        mine = next(r for r in listed.json()["runs"] if r["runId"] == run_id)
         assert mine["status"] == "RUNNING" and mine["closedAt"] is None
+        assert mine["threadId"] == "supply_chain" and mine["domainTags"] == ["supply_chain"]
         assert (await http.get("/api/runs", params={"limit": 0})).status_code == 422
         await http.post(f"/api/runs/{run_id}/cancel")

@@ -1,70 +1,31 @@
-"""The local corpus index (SQLite FTS5/BM25) and the demo corpus it ships with."""
+"""The local corpus index (SQLite FTS5/BM25 over passages) and the demo corpus it ships with."""
 
 from __future__ import annotations
 
 import os
 import re
 import shutil
+import sqlite3
 import threading
-from collections.abc import Iterator
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from storage.corpus_index import CorpusIndex, fts_query, parse_document
-from storage.dkg_store import SEED_DIR, EmbeddedDkg
+from storage.corpus_index import CorpusIndex, SearchHit, fts_query
+from storage.documents import parse_document
 
 CORPUS_DIR = Path(__file__).resolve().parents[1] / "storage" / "corpus"
 DOCS = sorted(CORPUS_DIR.glob("*.md"))
+PASSAGE_ID = re.compile(r"^[0-9a-f]{12}:\d+$")
+# An added note whose rare words let the hostile-query tests tell FTS syntax from plain words:
+# "quokkastone" and "wombatite" are far apart, neither is first, neither is in the title.
+PROBE = """Field notes from the salt flats
 
-# Relation sentences the extraction tools are expected to find: (file, sentence, entities).
-RELATIONS = [
-    ("lithium_01_ganfeng_tesla.md",
-     "Ganfeng Lithium supplies lithium hydroxide to Tesla", ["Ganfeng Lithium", "Tesla"]),
-    ("lithium_01_ganfeng_tesla.md", "Ganfeng Lithium operates the Goulamina mine in Mali",
-     ["Ganfeng Lithium", "Goulamina mine", "Mali"]),
-    ("lithium_02_sqm_codelco.md", "SQM operates in the Salar de Atacama",
-     ["SQM", "Salar de Atacama"]),
-    ("lithium_02_sqm_codelco.md", "Codelco partners with SQM", ["Codelco", "SQM"]),
-    ("lithium_03_tianqi_greenbushes.md", "Tianqi Lithium holds a stake in the Greenbushes mine",
-     ["Tianqi Lithium", "Greenbushes mine"]),
-    ("lithium_03_tianqi_greenbushes.md", "Talison Lithium operates the Greenbushes mine",
-     ["Talison Lithium", "Greenbushes mine"]),
-    ("lithium_04_chile_royalty.md", "Chile's royalty reform raises geopolitical risk for SQM",
-     ["Chile", "SQM"]),
-    ("lithium_05_china_export_controls.md", "CATL buys lithium carbonate from Tianqi Lithium",
-     ["CATL", "Lithium carbonate", "Tianqi Lithium"]),
-    ("lithium_06_zimbabwe_ban.md", "Sinomine owns the Bikita mine", ["Sinomine", "Bikita mine"]),
-    ("lithium_07_drc_manono.md", "Zijin Mining partners with Cominière at Manono",
-     ["Zijin Mining", "Cominière", "Manono"]),
-    ("lithium_08_bolivia_ylb.md", "YLB controls the Salar de Uyuni", ["YLB", "Salar de Uyuni"]),
-    ("lithium_09_mexico_nationalisation.md", "Mexico nationalised lithium in 2022",
-     ["Mexico"]),
-    ("lithium_10_pilbara_offtakes.md", "Pilbara Minerals operates the Pilgangoora project",
-     ["Pilbara Minerals", "Pilgangoora project"]),
-    ("lithium_10_pilbara_offtakes.md",
-     "Pilbara Minerals supplies spodumene concentrate to Ganfeng\nLithium",
-     ["Pilbara Minerals", "Spodumene concentrate", "Ganfeng Lithium"]),
-    ("lithium_11_rio_arcadium.md", "Rio Tinto acquired Arcadium Lithium",
-     ["Rio Tinto", "Arcadium Lithium"]),
-    ("lithium_12_australia_hard_rock.md", "Mineral Resources operates the Wodgina mine with "
-     "Albemarle", ["Mineral Resources", "Wodgina mine", "Albemarle"]),
-    ("lithium_13_us_tariffs.md", "LG Energy Solution buys lithium carbonate from\nSQM",
-     ["LG Energy Solution", "SQM"]),
-    ("lithium_14_argentina_rigi.md", "Eramet operates in Argentina", ["Eramet", "Argentina"]),
-    ("climate_03_atacama_water.md", "increases water risk for SQM and Albemarle",
-     ["Chile megadrought", "SQM", "Albemarle"]),
-    ("procurement_01_tfl_buses.md", "Transport for London awarded a contract to Wrightbus",
-     ["Transport for London", "Wrightbus"]),
-    ("procurement_02_dla_lithium.md", "The Defense Logistics Agency awarded a contract to "
-     "Albemarle", ["Defense Logistics Agency", "Albemarle"]),
-    ("procurement_04_gsa_fluence.md", "Fluence buys LFP battery cells from CATL",
-     ["Fluence", "LFP battery cell", "CATL"]),
-    ("trials_01_clarity_ad.md", "Eisai sponsors the Clarity AD trial of Lecanemab",
-     ["Eisai", "Clarity AD", "Lecanemab"]),
-    ("trials_02_surmount.md", "Eli Lilly sponsors SURMOUNT-1, which tested Tirzepatide",
-     ["Eli Lilly", "SURMOUNT-1", "Tirzepatide"]),
-]  # fmt: skip
+The title of this note is plain. Quokkastone was logged near the old pumping station on the
+first day of the survey, and the team moved north after lunch with a table of trench documents.
+Much later, on the ridge, wombatite turned up in three separate trenches.
+"""
 
 
 @pytest.fixture(scope="module")
@@ -73,15 +34,21 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> CorpusIndex:
 
 
 @pytest.fixture(scope="module")
-def gazetteer() -> Iterator[list[tuple[str, str, str]]]:
-    dkg = EmbeddedDkg(None)
-    dkg.ensure_seeded(SEED_DIR)
-    yield dkg.gazetteer()
-    dkg.close()
+def library(tmp_path_factory: pytest.TempPathFactory) -> CorpusIndex:
+    """The shipped corpus plus one added note (the probe)."""
+    root = tmp_path_factory.mktemp("library")
+    (root / "probe.txt").write_text(PROBE, encoding="utf-8")
+    idx = CorpusIndex(root / "index.db", CORPUS_DIR)
+    assert len(idx.add([root / "probe.txt"]).added) == 1
+    return idx
 
 
 def source_of(path: Path) -> str:
     return parse_document(path.read_text(encoding="utf-8"), "").url
+
+
+def ids(hits: list[SearchHit]) -> list[tuple[str, float]]:
+    return [(h.passageId, h.score) for h in hits]
 
 
 def test_corpus_shape() -> None:
@@ -100,8 +67,13 @@ def test_corpus_shape() -> None:
     assert min(groups.values()) >= 3
 
 
-def test_every_document_is_indexed(index: CorpusIndex) -> None:
+def test_every_document_is_indexed_as_passages(index: CorpusIndex) -> None:
     assert index.count() == len(DOCS)
+    docs = index.documents()
+    assert {d.origin for d in docs} == {"shipped"}
+    assert {d.url for d in docs} == {source_of(p) for p in DOCS}
+    assert all(d.passages >= 1 and d.tier is None for d in docs)
+    assert sum(d.passages for d in docs) > len(DOCS)  # some documents hold several passages
 
 
 def test_lithium_query_returns_lithium_documents_first(index: CorpusIndex) -> None:
@@ -114,33 +86,106 @@ def test_lithium_query_returns_lithium_documents_first(index: CorpusIndex) -> No
     assert all(h.score > 0 for h in hits)
 
 
-def test_hit_fields(index: CorpusIndex) -> None:
+def test_hit_fields_point_into_the_document_body(index: CorpusIndex) -> None:
     hit = index.search("Greenbushes Talison", max_results=1)[0]
     assert hit.title == "Tianqi Lithium and the economics of the Greenbushes stake"
     assert hit.url == "https://minerals-wire.example.com/2024/08/tianqi-greenbushes-stake"
     assert hit.published == "2024-08-20"
     assert hit.content.startswith("Tianqi Lithium holds a stake")
     assert "Source:" not in hit.content and "# " not in hit.content
+    assert PASSAGE_ID.match(hit.passageId) and hit.tier is None
+    body = index.document_text(hit.documentId)
+    assert body is not None and body[hit.start : hit.end] == hit.content
+    assert len(hit.content) < len(body)  # a passage, not the whole document
+    assert index.passage(hit.passageId) == hit.model_copy(update={"score": 0.0})
+    assert index.passage("nothing") is None and index.passage("0123456789ab:0") is None
+    assert index.document_text(10**9) is None
+
+
+def test_at_most_per_document_passages_of_one_document(index: CorpusIndex) -> None:
+    one_each = index.search("lithium brine mine", max_results=10, per_document=1)
+    assert len(one_each) == 10 and len({h.documentId for h in one_each}) == 10
+    two_each = index.search("lithium brine mine", max_results=10, per_document=2)
+    assert max(Counter(h.documentId for h in two_each).values()) == 2
+    assert [h.score for h in two_each] == sorted((h.score for h in two_each), reverse=True)
+    assert len({h.passageId for h in two_each}) == 10
 
 
 def test_max_results_and_topic_routing(index: CorpusIndex) -> None:
     assert len(index.search("the", max_results=5)) == 0  # stopwords only
     assert len(index.search("lithium", max_results=2)) == 2
+    assert index.search("lithium", max_results=0) == []
     assert index.search("Clarity AD lecanemab", 1)[0].url.startswith("https://trials-watch")
     assert index.search("tender contract award buses", 1)[0].url.startswith("https://tenders")
     assert index.search("megadrought water brine", 1)[0].url.startswith("https://climate-desk")
 
 
+# (query, fts_query's exact output, the plain words it must behave like; None = no hits)
+HOSTILE = [
+    ('"', "", None),
+    ('""', "", None),
+    ("*", "", None),
+    ("NEAR(", '"near"', "near"),
+    ("NEAR(lithium chile)", '"near" OR "lithium" OR "chile"', "near lithium chile"),
+    ("AND OR", "", None),
+    ("OR", "", None),
+    ("NOT", "", None),
+    ("", "", None),
+    ("   ", "", None),
+    ('lithium" OR "x', '"lithium"', "lithium"),
+    ("title:lithium", '"title" OR "lithium"', "title lithium"),
+    ("-lithium", '"lithium"', "lithium"),
+    ("^lithium", '"lithium"', "lithium"),
+    ("a:b", "", None),
+    ("(((", "", None),
+    ("lithium*", '"lithium"', "lithium"),
+    ("{title}: x", '"title"', "title"),
+    ("'; DROP TABLE documents; --", '"drop" OR "table" OR "documents"', "drop table documents"),
+    ("\x00", "", None),
+    ("é ü ß", "", None),
+]
+
+
+@pytest.mark.parametrize(("query", "match", "plain"), HOSTILE)
+def test_hostile_queries_are_plain_words(
+    library: CorpusIndex, query: str, match: str, plain: str | None
+) -> None:
+    assert fts_query(query) == match
+    hits = library.search(query, max_results=3)
+    if plain is None:
+        assert hits == []
+    else:
+        assert hits and ids(hits) == ids(library.search(plain, max_results=3))
+        words = plain.split()
+        for hit in hits:  # every hit holds one of the words as a plain word
+            text = f"{hit.title} {hit.content}".lower()
+            assert any(re.search(rf"\b{w}\b", text) for w in words), (query, hit.content)
+    assert library.count() == len(DOCS) + 1
+
+
+def probe_hits(library: CorpusIndex, query: str) -> list[str]:
+    return [h.title for h in library.search(query, max_results=5) if h.url.endswith("probe.txt")]
+
+
 @pytest.mark.parametrize(
     "query",
-    ['"', '""', "*", "NEAR(", "NEAR(lithium chile)", "AND OR", "OR", "NOT", "", "   ",
-     "lithium\" OR \"x", "title:lithium", "-lithium", "^lithium", "a:b", "(((", "lithium*",
-     "{title}: x", "'; DROP TABLE documents; --", "\x00", "é ü ß"],
-)  # fmt: skip
-def test_hostile_queries_never_raise(index: CorpusIndex, query: str) -> None:
-    hits = index.search(query, max_results=3)
-    assert isinstance(hits, list) and len(hits) <= 3
-    assert index.count() == len(DOCS)
+    [
+        "title:quokkastone",  # a column filter would look in titles only: none has the word
+        '"quokkastone wombatite"',  # a phrase would need the words side by side
+        "NEAR(quokkastone wombatite, 2)",  # a NEAR group would need them within 2 tokens
+        "^wombatite",  # an initial-token query would need it first in the column
+        "quokkastone NOT wombatite",  # NOT would exclude the note
+        "wombatite AND zzyzxunknown",  # AND would need a word no document has
+        "quokkastone -wombatite",
+    ],
+)
+def test_fts_syntax_typed_by_a_user_finds_the_words(library: CorpusIndex, query: str) -> None:
+    assert probe_hits(library, query) == ["Field notes from the salt flats"]
+
+
+def test_a_star_is_not_a_prefix_query(library: CorpusIndex) -> None:
+    assert probe_hits(library, "quokkastone") == ["Field notes from the salt flats"]
+    assert library.search("quokka*") == [] and library.search("wombat*") == []
 
 
 def test_fts_query_quotes_every_token() -> None:
@@ -148,6 +193,10 @@ def test_fts_query_quotes_every_token() -> None:
     assert fts_query("the of and") == ""
     assert fts_query('Lithium "AND" NEAR(chile*)') == '"lithium" OR "near" OR "chile"'
     assert fts_query("SQM SQM sqm") == '"sqm"'
+    assert fts_query("title:x_y café 2024") == '"title" OR "x_y" OR "café" OR "2024"'
+    assert fts_query("!!! ... ??? --") == ""
+    many = " ".join(f"w{i}" for i in range(40))
+    assert fts_query(many) == " OR ".join(f'"w{i}"' for i in range(32))
 
 
 def test_reindex_is_idempotent_and_tracks_changes(tmp_path: Path) -> None:
@@ -180,6 +229,104 @@ def test_reindex_is_idempotent_and_tracks_changes(tmp_path: Path) -> None:
     assert idx.refresh() == 0
 
 
+def test_add_reports_each_file_and_is_idempotent(tmp_path: Path) -> None:
+    docs = tmp_path / "mine"
+    (docs / "sub").mkdir(parents=True)
+    (docs / "a.md").write_text("# Alpha\nSource: https://a.example.org/x\n\nAlphaword here.\n")
+    (docs / "b.txt").write_text("Beta notes\n\nBetaword there.\n")
+    (docs / "sub" / "c.html").write_text("<title>Gamma</title><p>Gammaword inside.</p>")
+    shutil.copy(docs / "a.md", docs / "sub" / "copy-of-a.md")
+    (docs / "empty.txt").write_text("")
+    (docs / "broken.pdf").write_bytes(b"%PDF-1.4 nonsense")
+    (docs / "photo.png").write_bytes(b"\x89PNG")  # not a document type: skipped silently
+    (docs / ".draft.md").write_text("# Hidden\n\nHiddenword.\n")
+    idx = CorpusIndex(tmp_path / "idx.db", CORPUS_DIR)
+
+    first = idx.add([docs, tmp_path / "missing.md"], tier="high")
+    assert first.added == [docs / "a.md", docs / "b.txt", docs / "sub" / "c.html"]
+    assert first.duplicates == [(docs / "sub" / "copy-of-a.md", str((docs / "a.md").resolve()))]
+    assert sorted(p.name for p, _ in first.errors) == ["broken.pdf", "empty.txt", "missing.md"]
+    assert all(reason for _, reason in first.errors)
+    assert idx.count() == len(DOCS) + 3
+    assert idx.search("hiddenword") == [] and idx.search("alphaword")[0].tier == "high"
+
+    again = idx.add([docs])
+    assert again.unchanged == first.added and not again.added and not again.updated
+    assert len(again.duplicates) == 1 and len(again.errors) == 2
+
+    (docs / "b.txt").write_text("Beta notes\n\nBetaword changed to deltaword.\n")
+    third = idx.add([docs / "b.txt"], tier="low")
+    assert third.updated == [docs / "b.txt"] and idx.search("deltaword")[0].tier == "low"
+    assert idx.search("betaword")[0].content == "Beta notes\n\nBetaword changed to deltaword."
+    assert idx.add([docs / "a.md"], tier="medium").updated == [docs / "a.md"]  # a new tier
+    with pytest.raises(ValueError, match="tier"):
+        idx.add([docs], tier="certain")
+
+    added = {d.title: d for d in idx.documents() if d.origin == "added"}
+    assert {t: d.tier for t, d in added.items()} == {
+        "Alpha": "medium",
+        "Beta notes": "low",
+        "Gamma": "high",
+    }
+    assert idx.refresh() == 0 and idx.count() == len(DOCS) + 3  # refresh leaves them alone
+
+
+def test_refresh_never_touches_added_documents(tmp_path: Path) -> None:
+    corpus = tmp_path / "shipped"
+    shutil.copytree(CORPUS_DIR, corpus)
+    note = tmp_path / "note.md"
+    note.write_text("# Note\n\nOwlstone sightings.\n")
+    idx = CorpusIndex(tmp_path / "idx.db", corpus)
+    idx.add([note])
+    shutil.rmtree(corpus)
+    corpus.mkdir()
+    assert idx.refresh() == len(DOCS)
+    assert [d.title for d in idx.documents()] == ["Note"]
+    assert idx.search("owlstone")[0].title == "Note"
+
+
+def test_remove_by_id_path_or_url(tmp_path: Path) -> None:
+    idx = CorpusIndex(tmp_path / "idx.db", CORPUS_DIR)
+    (tmp_path / "one.md").write_text("# One\n\nFirstword text.\n")
+    (tmp_path / "two.txt").write_text("Two\n\nSecondword text.\n")
+    (tmp_path / "three.md").write_text("# Three\nSource: https://x.example.org/3\n\nThirdword.\n")
+    idx.add([tmp_path])
+    by_name = {Path(d.path).name: d for d in idx.documents() if d.origin == "added"}
+    assert idx.remove(str(by_name["one.md"].id)) == 1
+    assert idx.remove(str(tmp_path / "two.txt")) == 1
+    assert idx.remove("https://x.example.org/3") == 1
+    assert idx.search("firstword secondword thirdword") == []
+    assert idx.remove("https://x.example.org/3") == 0 and idx.remove("no-such-doc") == 0
+    shipped = idx.documents()[0]
+    assert idx.remove(shipped.url) == 0 and idx.remove(str(shipped.id)) == 0  # folder-managed
+    assert idx.count() == len(DOCS)
+    with sqlite3.connect(tmp_path / "idx.db") as conn:
+        orphans = conn.execute(
+            "SELECT COUNT(*) FROM passages WHERE document_id NOT IN (SELECT id FROM documents)"
+        ).fetchone()[0]
+        fts_rows = conn.execute("SELECT COUNT(*) FROM passages_fts").fetchone()[0]
+        passages = conn.execute("SELECT COUNT(*) FROM passages").fetchone()[0]
+    assert orphans == 0 and fts_rows == passages
+
+
+def test_an_old_whole_document_database_is_rebuilt(tmp_path: Path) -> None:
+    db = tmp_path / "corpus.db"
+    with sqlite3.connect(db) as conn:
+        conn.executescript(
+            "CREATE TABLE documents (id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL,"
+            " mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL, sha256 TEXT NOT NULL,"
+            " url TEXT NOT NULL, title TEXT NOT NULL, published TEXT, content TEXT NOT NULL);"
+            "CREATE VIRTUAL TABLE documents_fts USING fts5(title, content);"
+            "INSERT INTO documents VALUES (1, '/gone.md', 1, 1, 'x', 'u', 't', NULL, 'old');"
+            "INSERT INTO documents_fts (rowid, title, content) VALUES (1, 't', 'old');"
+        )
+    conn.close()
+    idx = CorpusIndex(db, CORPUS_DIR)
+    assert idx.count() == len(DOCS)
+    assert idx.search("Greenbushes")[0].passageId
+    assert CorpusIndex(db, CORPUS_DIR).count() == len(DOCS)
+
+
 def test_concurrent_searches(index: CorpusIndex) -> None:
     errors: list[BaseException] = []
 
@@ -207,15 +354,3 @@ def test_each_document_mentions_at_least_two_seed_entities(
         text = " ".join(path.read_text(encoding="utf-8").split())
         found = {label.lower() for label, pattern in patterns.items() if pattern.search(text)}
         assert len(found) >= 2, (path.name, found)
-
-
-@pytest.mark.parametrize(("name", "sentence", "entities"), RELATIONS)
-def test_relation_sentences_name_seeded_entities(
-    gazetteer: list[tuple[str, str, str]], name: str, sentence: str, entities: list[str]
-) -> None:
-    text = (CORPUS_DIR / name).read_text(encoding="utf-8")
-    assert " ".join(sentence.split()) in " ".join(text.split())
-    labels = {label for label, _, _ in gazetteer}
-    for entity in entities:
-        assert entity in labels, entity
-        assert entity.lower() in " ".join(text.split()).lower()

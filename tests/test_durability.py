@@ -109,9 +109,9 @@ async def test_killed_worker_resumes_without_redoing_completed_activities(
     # except at most the one activity that was in flight when the worker died.
     engine = make_engine(settings.database_url)
     with Session(engine) as session:
-        audited = Counter(
-            e.tool for e in session.exec(select(AuditEvent).where(AuditEvent.run_id == handle.id))
-        )
+        trail = session.exec(select(AuditEvent).where(AuditEvent.run_id == handle.id)).all()
+        audited = Counter(e.tool for e in trail if e.kind == "tool")
+        decided = [e.event_key for e in trail if e.kind == "decision"]
         records = session.exec(select(PublishRecord).where(PublishRecord.run_id == handle.id)).all()
     tools = Counter(
         name
@@ -128,6 +128,8 @@ async def test_killed_worker_resumes_without_redoing_completed_activities(
     )
     extra = sum((audited - tools).values())
     assert extra <= 1, f"re-executed tool calls: {audited - tools}"
+    # Decisions are audited once each, whatever was retried.
+    assert sorted(decided) == sorted(f"decision:{i}" for i in range(len(result.decisions)))
     retried = [eid for eid, attempt in attempts.items() if attempt > 1]
     assert len(retried) <= 1
     # Published exactly once: one record and one DKG asset per published candidate.

@@ -1,175 +1,172 @@
-"""Deterministic statement extraction from activities/extraction.py."""
+"""Statements from text (activities/extraction.py): mentions, typed relations, provenance."""
 
 from __future__ import annotations
 
-from activities.extraction import (
-    Statement,
-    extract_statements,
-    mentions,
-    predicate_for,
-    split_sentences,
-)
+import pytest
 
-GANFENG = "did:dkg:otp:20430/0xcdb/1"
-GANFENG_CO = "did:dkg:otp:20430/0xcdb/2"
-TESLA = "did:dkg:otp:20430/0xcdb/3"
-LIOH = "did:dkg:otp:20430/0xcdb/4"
-CHILE = "did:dkg:otp:20430/0xcdb/5"
-SQM = "did:dkg:otp:20430/0xcdb/6"
-SRC = "https://www.reuters.com/ganfeng-tesla"
+from activities.extraction import read_statements
+from activities.extraction_patterns import find_mentions, predicate_for
+from activities.nlp import Resolver, infer_type
+from workflows.tool_contracts import SourceDocument, Statement
 
+U = "did:dkg:otp:20430/0xcdb/"
 GAZ: list[tuple[str, str, str]] = [
-    ("Ganfeng Lithium Co., Ltd.", GANFENG_CO, "Organization"),
-    ("lithium hydroxide", LIOH, "Product"),
-    ("Ganfeng Lithium", GANFENG, "Organization"),
-    ("Tesla", TESLA, "Organization"),
-    ("Chile", CHILE, "Country"),
-    ("SQM", SQM, "Organization"),
+    ("Ganfeng Lithium Co., Ltd.", U + "1", "Corporation"),
+    ("Ganfeng Lithium", U + "1", "Corporation"),
+    ("Tesla", U + "2", "Corporation"),
+    ("lithium hydroxide", U + "3", "Product"),
+    ("Tianqi Lithium", U + "4", "Corporation"),
+    ("CATL", U + "5", "Corporation"),
+    ("Zimbabwe", U + "6", "Country"),
+    ("China", U + "7", "Country"),
+    ("YLB", U + "8", "GovernmentOrganization"),
+    ("Uranium One Group", U + "9", "Corporation"),
+    ("Rosatom", U + "10", "GovernmentOrganization"),
+    ("Greenbushes mine", U + "11", "Landform"),
+    ("Transport for London", U + "12", "GovernmentOrganization"),
+    ("Wrightbus", U + "13", "Corporation"),
+    ("Rio Tinto", U + "14", "Corporation"),
+    ("Arcadium Lithium", U + "15", "Corporation"),
+    ("Lecanemab", U + "16", "Drug"),
+    ("Alzheimer's disease", U + "17", "MedicalCondition"),
+    ("SQM", U + "18", "Corporation"),
+    ("Salar de Atacama", U + "19", "Landform"),
+    ("LG Energy Solution", U + "20", "Corporation"),
 ]
+SRC = "https://news.example.org/a"
 
 
-def triples(statements: list[Statement]) -> list[tuple[str, str, str]]:
-    return [(s.subject, s.predicate, s.object) for s in statements]
+def read(text: str, **doc: object) -> list[Statement]:
+    return read_statements(SourceDocument(text=text, source=SRC, **doc), GAZ, Resolver(GAZ))
 
 
-def test_supply_sentence_yields_statement_with_provenance() -> None:
-    text = "Ganfeng Lithium supplies lithium hydroxide to Tesla."
-    small = [("Ganfeng Lithium", GANFENG, "Organization"), ("Tesla", TESLA, "Organization")]
-    assert extract_statements(text, SRC, small) == [
-        Statement(
-            subject="Ganfeng Lithium",
-            subjectUal=GANFENG,
-            subjectType="Organization",
-            predicate="supplies",
-            object="Tesla",
-            objectUal=TESLA,
-            objectType="Organization",
-            sentence="Ganfeng Lithium supplies lithium hydroxide to Tesla.",
-            source=SRC,
-        )
-    ]
+def triples(statements: list[Statement]) -> set[tuple[str, str, str]]:
+    return {(s.subject, s.predicate, s.object) for s in statements if not s.negated}
 
 
-def test_supplies_x_to_b_links_both_product_and_recipient() -> None:
-    out = extract_statements("Ganfeng Lithium supplies lithium hydroxide to Tesla.", SRC, GAZ)
-    assert triples(out) == [
-        ("Ganfeng Lithium", "supplies", "lithium hydroxide"),
+def test_supplying_a_product_to_a_customer_names_both_relations() -> None:
+    out = read("Ganfeng Lithium supplies lithium hydroxide to Tesla.")
+    assert triples(out) == {
         ("Ganfeng Lithium", "supplies", "Tesla"),
+        ("Ganfeng Lithium", "produces", "lithium hydroxide"),
+    }
+    supply = next(s for s in out if s.object == "Tesla")
+    assert (supply.subjectUal, supply.objectUal) == (U + "1", U + "2")
+    assert supply.sentence == "Ganfeng Lithium supplies lithium hydroxide to Tesla."
+    assert supply.source == SRC and supply.method == "dependency"
+
+
+def test_buying_from_is_the_same_fact_as_supplying() -> None:
+    out = read("CATL buys lithium carbonate from Tianqi Lithium.")
+    assert ("Tianqi Lithium", "supplies", "CATL") in triples(out)
+
+
+def test_a_passive_with_an_agent_puts_the_agent_first() -> None:
+    out = read("Arcadium Lithium was acquired by Rio Tinto in 2025.")
+    assert triples(out) == {("Rio Tinto", "acquired", "Arcadium Lithium")}
+
+
+def test_a_noun_can_carry_the_relation() -> None:
+    assert triples(read("Tianqi Lithium holds a stake in the Greenbushes mine.")) == {
+        ("Tianqi Lithium", "ownsStakeIn", "Greenbushes mine")
+    }
+    assert triples(read("Transport for London awarded a contract to Wrightbus.")) == {
+        ("Transport for London", "awardsContractTo", "Wrightbus")
+    }
+
+
+def test_an_apposition_relates_its_entities_and_nothing_else() -> None:
+    out = triples(read("YLB signed an agreement with Uranium One Group, a Rosatom subsidiary."))
+    assert ("Uranium One Group", "subsidiaryOf", "Rosatom") in out
+    assert ("Uranium One Group", "partnerOf", "YLB") in out  # symmetric: ordered by name
+    assert not any("Rosatom" in (s, o) and p == "partnerOf" for s, p, o in out)
+
+
+def test_a_ban_on_exports_names_the_goods_as_a_concept() -> None:
+    out = read("Zimbabwe banned exports of raw lithium ore in December 2022.")
+    assert triples(out) == {("Zimbabwe", "restrictsExportsOf", "raw lithium ore")}
+    assert out[0].objectUal is None and out[0].objectType == "DefinedTerm"
+
+
+def test_a_policy_owned_by_a_country_is_what_affects_others() -> None:
+    out = triples(read("China's export restrictions affect Ganfeng Lithium and CATL."))
+    assert out == {
+        ("Ganfeng Lithium", "affectedBy", "China's export restrictions"),
+        ("CATL", "affectedBy", "China's export restrictions"),
+    }
+
+
+def test_negated_and_hedged_statements_are_marked() -> None:
+    negated = read("Tianqi Lithium does not supply CATL.")
+    assert [(s.subject, s.predicate, s.object, s.negated) for s in negated] == [
+        ("Tianqi Lithium", "supplies", "CATL", True)
     ]
-    assert out[1].objectUal == TESLA and out[0].objectType == "Product"
+    hedged = read("Investors expect SQM to keep supplying LG Energy Solution.")
+    assert hedged and all(s.hedged for s in hedged)
+    assert not any(s.hedged for s in read("SQM supplies LG Energy Solution."))
 
 
-def test_abbreviations_and_decimals_do_not_split_sentences() -> None:
-    text = (
-        "Ganfeng Lithium Co., Ltd. signed a supply agreement with Tesla Inc. on Monday. "
-        "Prices rose 3.5 percent in the U.S. market. Dr. Smith of the U.S. Department of "
-        "Energy agreed! J. R. Smith did not?"
+def test_a_name_the_dkg_lacks_is_typed_by_its_words() -> None:
+    out = read("Quarrion Minerals supplies spodumene concentrate to Tesla.")
+    new = next(s for s in out if s.object == "Tesla")
+    assert new.subject == "Quarrion Minerals" and new.subjectUal is None
+    assert new.subjectType == "Organization"
+    assert infer_type("Bikita mine", "PERSON") == ("place", "Place")
+    assert infer_type("Huayou Cobalt", "PERSON") == ("organization", "Organization")
+    assert infer_type("Zorbia", "GPE") == ("place", "Place")
+
+
+def test_relations_must_fit_the_types_of_their_ends() -> None:
+    # "in" between a drug and a disease is not a location.
+    assert not triples(read("Lecanemab in Alzheimer's disease slowed decline."))
+
+
+def test_offsets_point_at_the_sentence_in_the_source_document() -> None:
+    body = "Prices fell. Ganfeng Lithium supplies lithium hydroxide to Tesla. More later."
+    out = read(body, start=1000, passageId="abc:3")
+    supply = next(s for s in out if s.object == "Tesla")
+    assert supply.start is not None and supply.end is not None
+    assert body[supply.start - 1000 : supply.end - 1000] == supply.sentence
+    assert supply.passageId == "abc:3"
+
+
+def test_a_dkg_description_is_read_as_a_sentence_about_its_asset() -> None:
+    out = read(
+        "Chilean producer of lithium carbonate that operates in the Salar de Atacama.",
+        subject="SQM",
     )
-    assert split_sentences(text) == [
-        "Ganfeng Lithium Co., Ltd. signed a supply agreement with Tesla Inc. on Monday.",
-        "Prices rose 3.5 percent in the U.S. market.",
-        "Dr. Smith of the U.S. Department of Energy agreed!",
-        "J. R. Smith did not?",
-    ]
-    out = extract_statements(text, SRC, GAZ)
-    assert triples(out) == [("Ganfeng Lithium Co., Ltd.", "supplies", "Tesla")]
-    assert out[0].sentence.startswith("Ganfeng Lithium Co., Ltd. signed")
+    assert ("SQM", "operatesIn", "Salar de Atacama") in triples(out)
+    assert all(s.start is None for s in out)  # a description has no document offsets
 
 
-def test_blank_lines_bullets_and_headings_end_sentences() -> None:
-    text = "# Lithium news\nTesla expands\n\n- SQM is supplied by Ganfeng Lithium\n- Chile"
-    assert split_sentences(text) == [
-        "Lithium news",
-        "Tesla expands",
-        "SQM is supplied by Ganfeng Lithium",
-        "Chile",
-    ]
+def test_same_text_same_statements() -> None:
+    text = "CATL buys lithium carbonate from Tianqi Lithium. Zimbabwe banned exports of ore."
+    assert read(text) == read(text)
 
 
-def test_overlapping_labels_prefer_longest_without_overlap() -> None:
-    found = mentions("ganfeng lithium co., ltd. and GANFENG  LITHIUM", GAZ)
-    assert [(m[0], m[1], m[3], m[4]) for m in found] == [
-        ("Ganfeng Lithium Co., Ltd.", GANFENG_CO, 0, 25),
-        ("Ganfeng Lithium", GANFENG, 30, 46),
-    ]
-    # word boundaries: no match inside a longer word
-    assert mentions("Teslas and SQMs", GAZ) == []
+def test_gazetteer_mentions_prefer_the_longest_label() -> None:
+    found = find_mentions("Ganfeng Lithium Co., Ltd. and Ganfeng Lithium", GAZ)
+    assert [f[0] for f in found] == ["Ganfeng Lithium Co., Ltd.", "Ganfeng Lithium"]
+    assert all(f[1] == U + "1" for f in found)
+    assert find_mentions("ganfeng\nlithium", GAZ)[0][0] == "Ganfeng Lithium"
+    assert find_mentions("Teslas", GAZ) == []  # whole words only
 
 
-def test_risk_keyword_sentence_yields_has_risk_signal() -> None:
-    out = extract_statements(
-        "Chile announced higher royalties and a possible export ban.", SRC, GAZ
-    )
-    assert triples(out) == [
-        ("Chile", "hasRiskSignal", "royalty"),
-        ("Chile", "hasRiskSignal", "export ban"),
-    ]
-    assert all(s.objectUal is None and s.source == SRC for s in out)
-    # one entity without a risk keyword gives nothing
-    assert extract_statements("Chile is a beautiful country.", SRC, GAZ) == []
-
-
-def test_no_entities_no_statements() -> None:
-    assert extract_statements("Prices rose after a drought and a strike.", SRC, GAZ) == []
-    assert extract_statements("", SRC, GAZ) == []
-    assert extract_statements("Tesla supplies SQM.", SRC, []) == []
-
-
-def test_passive_and_inverse_phrasings_swap_direction() -> None:
-    assert triples(extract_statements("SQM is supplied by Ganfeng Lithium.", SRC, GAZ)) == [
-        ("Ganfeng Lithium", "supplies", "SQM")
-    ]
-    assert triples(extract_statements("Tesla's main supplier SQM.", SRC, GAZ)) == [
-        ("SQM", "supplies", "Tesla")
-    ]
-    assert triples(extract_statements("Ganfeng Lithium, a unit of SQM, grew.", SRC, GAZ)) == [
-        ("SQM", "ownsStakeIn", "Ganfeng Lithium")
-    ]
-
-
-def test_predicate_table() -> None:
-    assert predicate_for(" operates two mines in ") == ("operatesIn", False)
-    assert predicate_for(" is headquartered in ") == ("locatedIn", False)
-    assert predicate_for(" in ") == ("locatedIn", False)
-    assert predicate_for(" acquired a 20% stake in ") == ("ownsStakeIn", False)
-    assert predicate_for(" formed a joint venture with ") == ("partnerOf", False)
-    assert predicate_for(" exports lithium to ") == ("exportsTo", False)
-    assert predicate_for(" imposed tariffs on ") == ("restricts", False)
-    assert predicate_for(" threatens output at ") == ("raisesRiskFor", False)
-    assert predicate_for(" is funded by ") == ("sponsors", True)
-    assert predicate_for(" and ") == ("relatedTo", False)
-    assert predicate_for("; meanwhile, ") is None
-    assert predicate_for(" " + "word " * 13) is None
-
-
-def test_dedup_and_cap() -> None:
-    text = "Tesla partners with SQM. Tesla partnered with SQM again. Chile hit SQM."
-    out = extract_statements(text, SRC, GAZ)
-    assert triples(out) == [("Tesla", "partnerOf", "SQM"), ("Chile", "affects", "SQM")]
-    assert out[0].sentence == "Tesla partners with SQM."  # first provenance kept
-    assert len(extract_statements(text, SRC, GAZ, max_statements=1)) == 1
-
-
-def test_deterministic() -> None:
-    text = (
-        "Ganfeng Lithium supplies lithium hydroxide to Tesla. Chile faces a drought. "
-        "SQM operates in Chile; Tesla studies SQM."
-    )
-    first = [s.model_dump() for s in extract_statements(text, SRC, GAZ)]
-    second = [s.model_dump() for s in extract_statements(text, SRC, list(GAZ))]
-    assert first == second and first
-
-
-def test_a_large_gazetteer_finds_the_right_entities_in_every_document() -> None:
-    gaz = [(f"Company {i} Holdings", f"did:dkg:x/{i}", "Organization") for i in range(1000)]
-    sentence = "Company 17 Holdings supplies cathodes to Company 923 Holdings in 2024. "
-    docs = [sentence * 20 + "Prices rose 2.5 percent." for _ in range(200)]
-    found = [extract_statements(d, f"doc{i}", gaz) for i, d in enumerate(docs)]
-    # Repeated sentences collapse to one statement per document.
-    assert [len(statements) for statements in found] == [1] * 200
-    first = found[0][0]
-    assert (first.subjectUal, first.predicate, first.objectUal) == (
-        "did:dkg:x/17",
-        "supplies",
-        "did:dkg:x/923",
-    )
+@pytest.mark.parametrize(
+    ("gap", "expected"),
+    [
+        (" signed a supply agreement with ", ("supplies", False)),
+        (" 's supplier ", ("supplies", True)),
+        (" is supplied by ", ("supplies", True)),
+        (" threatens ", ("affectedBy", True)),
+        (" is affected by ", ("affectedBy", False)),
+        (" banned exports of ", ("restrictsExportsOf", False)),
+        (" a subsidiary of ", ("subsidiaryOf", False)),
+        (" partners with ", ("partnerOf", False)),
+        (" and ", None),
+        (" , while ", None),
+        (" went on at length about many things over several long years with ", None),
+    ],
+)  # fmt: skip
+def test_the_words_between_two_names(gap: str, expected: tuple[str, bool] | None) -> None:
+    assert predicate_for(gap) == expected

@@ -17,7 +17,8 @@ from kminer.worker import activities_for, connect, open_services
 from storage.db import make_engine
 from storage.dkg_store import DkgError, DkgValidationError, EmbeddedDkg, PublishResult
 from storage.tables import PublishRecord
-from workflows.contracts import MiningRequest, Phase
+from tests.test_review import wait_for_review
+from workflows.contracts import Decision, MiningRequest, Phase
 from workflows.jsonld import content_hash
 from workflows.mining import MiningWorkflow
 from workflows.tool_contracts import PublishArgs
@@ -138,9 +139,14 @@ async def test_a_refused_candidate_does_not_stop_the_others(settings: Any) -> No
             request = MiningRequest(
                 query="Which suppliers of lithium carry geopolitical risk?",
                 domainTags=["supply_chain"],
-                review="auto",
             )
             handle = await start_run(client, settings.task_queue, request)
+            ws = await wait_for_review(handle)
+            # A reviewer approves every candidate, so several publish and one is refused.
+            await handle.execute_update(
+                MiningWorkflow.decide,
+                [Decision(candidateId=c, action="approve") for c in ws.pendingApprovals],
+            )
             result = await handle.result()
     finally:
         services.close()

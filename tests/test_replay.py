@@ -37,8 +37,9 @@ async def test_a_reviewed_run_with_signals_and_updates_replays(
     from workflows.contracts import Decision
 
     handle, ws = await start_reviewed_run(stack, settings.task_queue)
-    first, second, *rest = ws.pendingApprovals
-    edited = {**ws.candidates[1].asset, "name": "edited"}
+    second = next(c.id for c in ws.candidates if c.accepted and c.kind == "claim")
+    first, *rest = [c for c in ws.pendingApprovals if c != second]
+    edited = {**next(c.asset for c in ws.candidates if c.id == second), "name": "edited"}
     await handle.signal(MiningWorkflow.approve, first)
     await handle.execute_update(
         MiningWorkflow.decide,

@@ -62,7 +62,9 @@ async def test_required_review_waits_and_each_decision_changes_the_outcome(
     assert sorted(ws.pendingApprovals) == sorted(c.id for c in ws.candidates)
     assert all(c.status == "pending" for c in ws.candidates)
 
-    approve_id, edit_id, reject_id, *rest = [c.id for c in ws.candidates]
+    # The edit keeps an accepted claim's evidence, so re-validation accepts it again.
+    edit_id = next(c.id for c in ws.candidates if c.accepted and c.kind == "claim")
+    approve_id, reject_id, *rest = [c.id for c in ws.candidates if c.id != edit_id]
     edited = dict(next(c.asset for c in ws.candidates if c.id == edit_id))
     edited["name"] = "Edited by reviewer: " + edited["name"]
     edited.pop("trustSignals")  # so a confidence in the answer can only come from re-validation

@@ -7,9 +7,9 @@ import json
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
-from activities.agents import prompts
 from activities.agents.models import build_model_provider
 from activities.agents.policy import RulesPolicyModel
+from workflows import prompts
 
 
 def discovery_start() -> list:
@@ -34,7 +34,8 @@ def test_discovery_plans_then_searches_dkg_and_web_in_one_turn() -> None:
     names = [c["name"] for c in reply.tool_calls]
     assert names == ["write_todos", "dkg_find_related_assets", "web_search"]
     search = next(c for c in reply.tool_calls if c["name"] == "web_search")
-    assert search["args"] == {"query": "lithium risk", "maxResults": 4}
+    # Breadth grows with maxIterations: 4 + 2 per iteration passages to read.
+    assert search["args"] == {"query": "lithium risk", "maxResults": 8}
     assert reply.usage_metadata["input_tokens"] > 0
 
 
@@ -42,8 +43,12 @@ def test_discovery_extracts_statements_from_what_the_search_found() -> None:
     first = RulesPolicyModel().invoke(discovery_start())
     hits = {
         "success": True,
-        "results": [{"url": "https://x.example/a", "content": "text A", "title": "A"}],
-    }
+        "results": [
+            {"url": "https://x.example/a", "content": "text A", "title": "A",
+             "passageId": "d1:0", "start": 120, "published": "2025-01-02"},
+            {"url": "https://x.example/b", "content": "text B"},
+        ],
+    }  # fmt: skip
     answers = [
         ToolMessage(
             content=json.dumps(
@@ -56,7 +61,13 @@ def test_discovery_extracts_statements_from_what_the_search_found() -> None:
     ]
     second = RulesPolicyModel().invoke([*discovery_start(), first, *answers])
     extract = next(c for c in second.tool_calls if c["name"] == "extract_statements")
-    assert extract["args"]["documents"] == [{"text": "text A", "source": "https://x.example/a"}]
+    # Passage provenance goes with the text, and the question scores relevance.
+    assert extract["args"]["documents"] == [
+        {"text": "text A", "source": "https://x.example/a", "title": "A", "passageId": "d1:0",
+         "start": 120, "published": "2025-01-02"},
+        {"text": "text B", "source": "https://x.example/b"},
+    ]  # fmt: skip
+    assert extract["args"]["query"] == "lithium risk"
 
 
 def test_the_final_answer_is_json_with_summary_and_notes() -> None:

@@ -1,285 +1,426 @@
-"""The trust formula of activities/scoring.py, checked against numbers worked out by hand."""
+"""The confidence formula of activities/scoring.py, against numbers worked out by hand."""
 
 from __future__ import annotations
 
 import pytest
 
+from activities.report import synthesize_report
 from activities.scoring import (
     Assessment,
     Contradiction,
+    EvidenceInput,
     LinkedAssetInfo,
     ScoringInput,
     completeness,
     contradiction_penalty,
-    duplicate_penalty,
+    corroboration,
+    effective_threshold,
+    independent_sources,
+    missing_fields,
     publisher_reputation,
     score_candidate,
-    source_reliability,
-    stake_bonus,
-    synthesize_report,
+    stake_term,
     threshold_from_rules,
 )
 
-COMPLETE = {"@type": "Organization", "name": "Ganfeng Lithium", "identifier": "CN-002460"}
-GOV = "https://www.usgs.gov/centers/national-minerals-information-center/lithium"
-NEWS = "https://www.reuters.com/markets/commodities/lithium-2025"
-PUBLISHER = "0xAbC0000000000000000000000000000000000001"
+CLAIM = {"@type": "Claim", "name": "Zimbabwe restricts exports of lithium ore", "identifier": "x"}
+PUB = "0xAbC0000000000000000000000000000000000001"
+TODAY = "2026-11-23"
 
 
-def link(n: int, stake: float, publisher: str | None = None, updates: int = 0) -> LinkedAssetInfo:
+def src(url: str, score: float = 1.0, published: str | None = TODAY, **kw: object) -> EvidenceInput:
+    return EvidenceInput(source=url, score=score, published=published, **kw)  # type: ignore[arg-type]
+
+
+def link(
+    n: int, stake: float | None, publisher: str | None = PUB, updates: int = 1
+) -> LinkedAssetInfo:
     return LinkedAssetInfo(
-        ual=f"did:dkg:otp:20430/0xcdb/{n}",
-        stakeAmount=stake,
-        publisher=publisher,
+        ual=f"did:dkg:otp:20430/0xcdb/{n}", stakeAmount=stake, publisher=publisher,
         updateCount=updates,
-    )
+    )  # fmt: skip
 
 
-def contradiction(stake: float, ual: str = "did:dkg:otp:20430/0xcdb/99") -> Contradiction:
+def contradiction(stake: float | None, ual: str = "did:dkg:otp:20430/0xcdb/99") -> Contradiction:
     return Contradiction(
-        property="foundingDate",
-        candidateValue="1992",
-        existingValue="2000",
-        existingUal=ual,
+        property="foundingDate", candidateValue="1992", existingValue="2000", existingUal=ual,
         existingStake=stake,
-    )
+    )  # fmt: skip
 
 
-def good_candidate(**extra: object) -> ScoringInput:
-    # complete (0.35) + one .gov source (0.25*0.8 = 0.20) + one 75,000 TRAC link (+0.20)
-    # by a known publisher that updated it (reputation 0.8 + 0.2 = 1.0 -> +0.10) = 0.85
-    return ScoringInput(
-        candidate=COMPLETE,
-        sources=[GOV],
-        linked=[link(1, 75_000, PUBLISHER, 2)],
-        knownPublishers=[PUBLISHER.lower()],
-        **extra,
-    )
+def scored(**kw: object) -> Assessment:
+    base: dict[str, object] = {
+        "candidate": CLAIM,
+        "predicate": "restrictsExportsOf",
+        "knownPublishers": [PUB.lower()],
+        "asOf": TODAY,
+    }
+    return score_candidate(ScoringInput(**{**base, **kw}))  # type: ignore[arg-type]
 
 
-def test_complete_candidate_with_one_source_and_two_high_stake_links() -> None:
-    inp = ScoringInput(
-        candidate=COMPLETE,
-        sources=[NEWS],
-        linked=[link(1, 60_000, PUBLISHER), link(2, 90_000, "0xunknown")],
-        knownPublishers=[PUBLISHER],
-    )
-    # completeness 3/3          0.35 * 1.0            = 0.35
-    # one news source (0.6)     0.25 * 0.6            = 0.15
-    # two links > 50,000 TRAC   2 * 0.2               = 0.40
-    # publisher: 1 of 2 known, none updated: (0.8*1 + 0.2*0) / 2 = 0.4 -> 0.1 * 0.4 = 0.04
-    # total                                            = 0.94
-    a = score_candidate(inp)
-    assert a.trustSignals.confidence == 0.94
-    assert a.trustSignals.linkedToHighStakeAssets is True
-    assert a.trustSignals.averageLinkedStake == 75_000.0  # (60,000 + 90,000) / 2
-    assert a.accepted is True
-    assert "linked to 2 high-stake assets (>50,000 TRAC): +0.40" in a.reasoning
-    assert a.components["stakeBonus"] == 0.4
-    assert a.components["publisherReputation"] == 0.4
+LOW_A, LOW_B, LOW_C = (
+    "https://africa-resources.example.org/zimbabwe",
+    "https://minerals-wire.example.com/zim",
+    "https://trade-monitor.example.net/zim",
+)
 
 
-def test_good_candidate_scores_085() -> None:
-    a = score_candidate(good_candidate())
-    assert a.trustSignals.confidence == 0.85
-    assert a.accepted
-    assert a.reasoning[-1] == "confidence 0.850 >= threshold 0.70: accepted"
-
-
-def test_stake_bonus_per_asset_and_cap() -> None:
-    assert stake_bonus([]) == (0.0, False, 0.0)
-    assert stake_bonus([link(1, 50_000)]) == (0.0, False, 50_000.0)  # strictly above 50K
-    assert stake_bonus([link(1, 50_001)]) == (0.2, True, 50_001.0)
-    assert stake_bonus([link(1, 60_000), link(2, 70_000)]) == (0.4, True, 65_000.0)
-    # three high-stake links still give +0.4; the average covers every linked asset
-    bonus, high, avg = stake_bonus(
-        [link(1, 60_000), link(2, 70_000), link(3, 80_000), link(4, 10_000)]
-    )
-    assert (bonus, high, avg) == (0.4, True, 55_000.0)  # 220,000 / 4
-    # the same UAL listed twice counts once
-    assert stake_bonus([link(1, 60_000), link(1, 60_000)]) == (0.2, True, 60_000.0)
-
-
-def test_stake_cap_shows_in_reasoning() -> None:
-    a = score_candidate(
-        ScoringInput(
-            candidate=COMPLETE,
-            sources=[],
-            linked=[link(1, 60_000), link(2, 70_000), link(3, 80_000)],
-        )
-    )
-    # 0.35 + 0 sources + 0.4 (capped) + 0 reputation = 0.75
-    assert a.trustSignals.confidence == 0.75
-    assert "linked to 3 high-stake assets (>50,000 TRAC): +0.40 (capped)" in a.reasoning
-
-
-def test_no_links_means_no_stake_and_no_reputation() -> None:
-    a = score_candidate(ScoringInput(candidate=COMPLETE, sources=[GOV]))
-    # 0.35 + 0.20 = 0.55 < 0.7
-    assert a.trustSignals.confidence == 0.55
-    assert a.trustSignals.linkedToHighStakeAssets is False
-    assert a.trustSignals.averageLinkedStake == 0.0
+def test_one_low_source_is_never_accepted_whatever_the_stake() -> None:
+    # 0.30*0.3 + 0.20*1 + 0.15*0 + 0.15*1 + 0.10*1 (two links > 50k) + 0.10*1 = 0.640
+    a = scored(evidence=[src(LOW_A)], linked=[link(1, 500_000), link(2, 500_000)])
+    assert a.trustSignals.confidence == 0.64
     assert not a.accepted
-    assert "no linked DKG assets: +0.00" in a.reasoning
+    assert "rejected: a single low-reliability source is never enough" in a.reasoning
+    # Even with a threshold the formula would clear, the gate holds.
+    assert not scored(
+        evidence=[src(LOW_A)], linked=[link(1, 500_000), link(2, 500_000)], threshold=0.5
+    ).accepted
+
+
+def test_the_same_fact_from_more_sources_outranks_it_from_one() -> None:
+    links = [link(1, 500_000), link(2, 500_000)]
+    one = scored(evidence=[src(LOW_A)], linked=links)
+    two = scored(evidence=[src(LOW_A), src(LOW_B)], linked=links)
+    three = scored(evidence=[src(LOW_A), src(LOW_B), src(LOW_C)], linked=links)
+    # 1-(0.7^2)=0.51: 0.153+0.2+0.075+0.15+0.1+0.1 = 0.778
+    assert two.trustSignals.confidence == 0.778 and two.accepted
+    # 1-(0.7^3)=0.657: 0.1971+0.2+0.15+0.15+0.1+0.1 = 0.897
+    assert three.trustSignals.confidence == 0.897
+    assert one.trustSignals.confidence < two.trustSignals.confidence < three.trustSignals.confidence
+    assert (one.trustSignals.independentSources, two.trustSignals.corroborated) == (1, True)
+
+
+def test_two_passages_of_one_outlet_are_one_source() -> None:
+    a = scored(evidence=[src(LOW_A + "#1"), src("https://africa-resources.example.org/b")])
+    assert a.trustSignals.independentSources == 1
+    assert not a.trustSignals.corroborated
+
+
+def test_a_well_staked_dkg_asset_can_carry_a_claim_alone_a_weak_one_cannot() -> None:
+    ual = "did:dkg:otp:20430/0xcdb/7"
+    staked = scored(evidence=[src(ual, stake=200_000)], linked=[link(1, 200_000)])
+    weak = scored(evidence=[src(ual, stake=1_000)], linked=[link(1, 200_000)])
+    # 0.8 reliability: 0.24+0.2+0+0.15+0.05 (one high link = 0.5)+0.1 = 0.74
+    assert staked.trustSignals.confidence == 0.74 and staked.accepted
+    assert "rejected: a single low-reliability source is never enough" in weak.reasoning
+
+
+def test_relevance_weighs_and_gates() -> None:
+    links = [link(1, 500_000), link(2, 500_000)]
+    on = scored(evidence=[src(LOW_A), src(LOW_B)], linked=links, relevance=0.9)
+    off = scored(evidence=[src(LOW_A), src(LOW_B)], linked=links, relevance=0.3)
+    assert round(on.trustSignals.confidence - off.trustSignals.confidence, 3) == 0.12
+    assert on.accepted and not off.accepted
+    assert any("relevance floor" in r for r in off.reasoning)
+    # Without an explicit relevance, the best evidence score is the claim's relevance.
+    assert scored(evidence=[src(LOW_A, 0.2), src(LOW_B, 0.7)]).trustSignals.relevance == 0.7
+
+
+def test_unknown_stake_is_left_out_not_counted_as_zero() -> None:
+    ev = [src(LOW_A), src(LOW_B), src(LOW_C)]
+    unknown = scored(evidence=ev, linked=[link(1, None), link(2, None)])
+    zero = scored(evidence=ev, linked=[link(1, 0.0), link(2, 0.0)])
+    # unknown: (0.1971+0.2+0.15+0.15+0.1*1.0) / 0.9 = 0.886; zero stake: 0.797
+    assert unknown.trustSignals.confidence == 0.886
+    assert zero.trustSignals.confidence == 0.797
+    assert unknown.trustSignals.stakeKnown is False and zero.trustSignals.stakeKnown is True
+    assert unknown.trustSignals.notes == [
+        "stake of linked assets unknown: scored without the stake term"
+    ]
+    assert unknown.components["stake"] == -1.0
+
+
+def test_no_links_leaves_out_stake_and_publisher() -> None:
+    a = scored(evidence=[src(LOW_A), src(LOW_B), src(LOW_C)])
+    # (0.1971 + 0.2 + 0.15 + 0.15) / 0.8 = 0.871
+    assert a.trustSignals.confidence == 0.871
+    assert a.trustSignals.notes == ["no linked DKG assets: scored without the stake term"]
+    assert (a.trustSignals.averageLinkedStake, a.trustSignals.linkedToHighStakeAssets) == (
+        0.0,
+        False,
+    )
+
+
+def test_gates_each_say_why() -> None:
+    ev = [src(LOW_A), src(LOW_B), src(LOW_C)]
+    assert (
+        "rejected: generic relation relatedTo: needs a reviewer"
+        in scored(evidence=ev, predicate="relatedTo").reasoning
+    )
+    assert (
+        "rejected: hedged in its source (possible, not stated)"
+        in scored(evidence=ev, hedged=True).reasoning
+    )
+    dup = scored(evidence=ev, duplicates=["did:dkg:x/1", "  "])
+    assert "rejected: duplicates existing asset did:dkg:x/1" in dup.reasoning
+    assert dup.components["duplicate"] == 1.0 and not dup.accepted
+    flagged = scored(evidence=ev, flaggedRecords=1)
+    assert not flagged.accepted and flagged.trustSignals.confidence == 0.721  # 0.871 - 0.15
+    good = scored(evidence=ev)
+    assert good.accepted and good.reasoning[-1] == "confidence 0.871 >= threshold 0.70: accepted"
 
 
 def test_confidence_equal_to_threshold_is_accepted() -> None:
-    # 0.35 + 0.25*0.6 + 0.2 = 0.70 (the float sum is rounded to 3 decimals before comparing)
-    a = score_candidate(ScoringInput(candidate=COMPLETE, sources=[NEWS], linked=[link(1, 51_000)]))
-    assert a.trustSignals.confidence == 0.7
+    a = scored(evidence=[src(LOW_A), src(LOW_B), src(LOW_C)], threshold=0.871)
     assert a.accepted
+    assert not scored(evidence=[src(LOW_A), src(LOW_B), src(LOW_C)], threshold=0.872).accepted
 
 
-def test_completeness() -> None:
-    req = ["@type", "name", "identifier"]
-    assert completeness(COMPLETE, req) == 1.0
-    assert completeness({"@type": "Organization", "name": "X", "identifier": "  "}, req) == 2 / 3
-    nested = {"@type": "Organization", "properties": {"name": "X", "identifier": "Y"}}
-    assert completeness(nested, req) == 1.0
-    assert completeness({"name": None, "identifier": []}, req) == 0.0
-    assert completeness({}, []) == 1.0
+def test_threshold_never_goes_below_the_minimum() -> None:
+    assert effective_threshold(0.1) == 0.5 and effective_threshold(0.8) == 0.8
+    weak = scored(evidence=[src(LOW_A, 0.5), src(LOW_B, 0.5)], threshold=0.0)
+    assert weak.trustSignals.confidence < 0.5 or weak.accepted
 
 
-def test_missing_field_lowers_confidence_and_is_named() -> None:
-    cand = {"@type": "Organization", "name": "Ganfeng Lithium"}
-    a = score_candidate(good_candidate().model_copy(update={"candidate": cand}))
-    # 0.85 - 0.35/3 = 0.7333... -> 0.733
-    assert a.trustSignals.confidence == 0.733
-    assert a.reasoning[0] == "completeness 2/3 required fields (missing identifier): +0.23"
+def test_recency_lowers_old_evidence() -> None:
+    fresh = scored(evidence=[src(LOW_A), src(LOW_B)])
+    old = scored(evidence=[src(LOW_A, published="2014-01-01"), src(LOW_B, published="2014-01-01")])
+    assert old.trustSignals.confidence < fresh.trustSignals.confidence
+    assert old.components["evidence"] == round(1 - (1 - 0.15) ** 2, 4)
 
 
-def test_source_reliability_tiers_and_diminishing_returns() -> None:
-    assert source_reliability([]) == 0.0
-    assert source_reliability([GOV]) == 0.8
-    assert source_reliability(["did:dkg:otp:20430/0xcdb/7"]) == 0.8
-    assert source_reliability(["https://www.gov.uk/x", "https://www.who.int/y"]) == 0.96
-    assert source_reliability([NEWS]) == 0.6
-    assert source_reliability(["https://someblog.example.com/post"]) == 0.3
-    # same outlet twice is one source
-    assert source_reliability([NEWS, "https://reuters.com/other"]) == 0.6
-    # 1 - (1-0.8)(1-0.6) = 0.92; a third, weak source adds less: 1 - 0.08*0.7 = 0.944
-    assert source_reliability([GOV, NEWS]) == 0.92
-    assert source_reliability([GOV, NEWS, "blog.example.org"]) == 0.944
+def test_independent_sources_keep_the_best_weight_per_source() -> None:
+    best = independent_sources(
+        [src(LOW_A, published="2010-01-01"), src(LOW_A + "/2"), src("  ")], TODAY
+    )
+    assert best == {"africa-resources.example.org": ("low", 0.3)}
+
+
+def test_corroboration_steps() -> None:
+    assert [corroboration(n) for n in (0, 1, 2, 3, 4)] == [0.0, 0.0, 0.5, 1.0, 1.0]
+
+
+def test_stake_term() -> None:
+    assert stake_term([]) == (None, False, 0.0)
+    assert stake_term([link(1, None)]) == (None, False, 0.0)
+    assert stake_term([link(1, 50_000)]) == (0.0, False, 50_000.0)
+    assert stake_term([link(1, 50_001)]) == (0.5, True, 50_001.0)
+    assert stake_term([link(1, 60_000), link(2, 60_000), link(3, 60_000)])[0] == 1.0
+    # The same asset linked twice counts once; unknown stakes do not enter the average.
+    assert stake_term([link(1, 100_000), link(1, 100_000), link(2, None)]) == (0.5, True, 100_000.0)
+    assert stake_term([link(1, 0.0), link(2, 100.0)]) == (0.0, False, 50.0)
+    assert stake_term([link(1, 0.0), link(2, 0.0), link(3, 100.0)])[2] == 33.33
 
 
 def test_publisher_reputation() -> None:
-    assert publisher_reputation([], [PUBLISHER]) == 0.0
-    assert publisher_reputation([link(1, 1, PUBLISHER, 3)], [PUBLISHER.upper()]) == 1.0
-    # 2 assets: 1 known (0.8), 1 updated (0.2) -> (0.8 + 0.2) / 2
-    assert publisher_reputation([link(1, 1, PUBLISHER), link(2, 1, None, 1)], [PUBLISHER]) == 0.5
+    assert publisher_reputation([], [PUB]) is None
+    assert publisher_reputation([link(1, 1.0, PUB, 0)], [PUB.lower()]) == 0.8
+    assert publisher_reputation([link(1, 1.0, "0xother", 3)], [PUB]) == 0.2
+    assert publisher_reputation([link(1, 1.0, None, 0), link(2, 1.0, PUB, 1)], [PUB]) == 0.5
+    assert publisher_reputation([link(1, 1.0, PUB, 0)], ["  "]) == 0.0
+    assert (
+        publisher_reputation(
+            [link(1, 1.0, PUB, 0), link(2, 1.0, None, 0), link(3, 1.0, None, 0)], [PUB]
+        )
+        == 0.2667
+    )
+
+
+def test_completeness_and_missing_fields() -> None:
+    assert completeness(CLAIM, ["@type", "name", "identifier"]) == 1.0
+    partial = {"@type": "Claim", "name": " ", "properties": {"identifier": "x"}}
+    assert missing_fields(partial, ["@type", "name", "identifier"]) == ["name"]
+    assert completeness(partial, ["@type", "name", "identifier"]) == pytest.approx(2 / 3)
+    assert completeness({}, []) == 1.0
+    assert missing_fields({"a": [], "b": {}, "c": 0, "d": None}, ["a", "b", "c", "d"]) == [
+        "a", "b", "d"
+    ]  # fmt: skip
+    a = scored(candidate={"@type": "Claim"}, evidence=[src(LOW_A), src(LOW_B), src(LOW_C)])
+    assert a.reasoning[0] == "completeness 1/3 required fields (missing name, identifier)"
 
 
 def test_contradiction_penalty_values_and_cap() -> None:
-    assert contradiction_penalty([]) == 0.0
-    assert contradiction_penalty([contradiction(80_000)]) == 0.3
-    assert contradiction_penalty([contradiction(10_000)]) == 0.1
-    three_high = [contradiction(80_000, f"did:dkg:x/{i}") for i in range(3)]
-    assert contradiction_penalty(three_high) == 0.6  # 0.9 capped
-    # the same property against the same asset is one contradiction
-    assert contradiction_penalty([contradiction(80_000), contradiction(80_000)]) == 0.3
+    assert contradiction_penalty([contradiction(50_001)]) == 0.3
+    assert contradiction_penalty([contradiction(50_000)]) == 0.1
+    assert contradiction_penalty([contradiction(None)]) == 0.2
+    assert contradiction_penalty([], records=2) == 0.3
+    assert contradiction_penalty([contradiction(1e6, f"did:x/{i}") for i in range(3)]) == 0.6
+    # The same property against the same asset counts once.
+    assert contradiction_penalty([contradiction(1e6), contradiction(1e6)]) == 0.3
 
 
-def test_high_stake_contradiction_flips_accept_to_reject() -> None:
-    before = score_candidate(good_candidate())
-    after = score_candidate(good_candidate(contradictions=[contradiction(80_000)]))
-    assert before.accepted and before.trustSignals.confidence == 0.85
-    # 0.85 - 0.30 = 0.55 < 0.70
-    assert after.trustSignals.confidence == 0.55
-    assert not after.accepted
-    assert (
-        "contradicts did:dkg:otp:20430/0xcdb/99 on foundingDate (1992 vs 2000): -0.30"
-        in after.reasoning
+def test_a_high_stake_contradiction_flips_accept_to_reject() -> None:
+    ev = [src(LOW_A), src(LOW_B), src(LOW_C)]
+    a = scored(evidence=ev, contradictions=[contradiction(100_000)])
+    assert a.trustSignals.confidence == 0.571 and not a.accepted
+    assert any(
+        r.startswith("contradicts did:dkg:otp:20430/0xcdb/99 on foundingDate") for r in a.reasoning
     )
-    assert after.components["contradictions"] == 1.0
-    # a low-stake contradiction costs only 0.1: 0.75, still accepted
-    low = score_candidate(good_candidate(contradictions=[contradiction(10_000)]))
-    assert low.trustSignals.confidence == 0.75 and low.accepted
 
 
-def test_duplicate_is_rejected_outright() -> None:
-    assert duplicate_penalty([]) == 0.0
-    assert duplicate_penalty(["did:dkg:otp:20430/0xcdb/5"]) == 1.0
-    a = score_candidate(good_candidate(duplicates=["did:dkg:otp:20430/0xcdb/5"]))
-    assert a.trustSignals.confidence == 0.85  # the evidence is unchanged ...
-    assert not a.accepted  # ... but a second copy is never published
-    assert "duplicates existing asset did:dkg:otp:20430/0xcdb/5: rejected" in a.reasoning
-
-
-def test_threshold_override_changes_verdict() -> None:
-    assert not score_candidate(good_candidate(threshold=0.9)).accepted
-    with pytest.raises(ValueError):
-        ScoringInput(candidate=COMPLETE, threshold=1.5)
-
-
-def test_clamped_to_zero_and_one() -> None:
-    high = score_candidate(
-        ScoringInput(
-            candidate=COMPLETE,
-            sources=[GOV, NEWS],
-            linked=[link(1, 90_000, PUBLISHER, 1), link(2, 90_000, PUBLISHER, 1)],
-            knownPublishers=[PUBLISHER],
-        )
+def test_confidence_is_clamped() -> None:
+    a = scored(
+        candidate={}, evidence=[], contradictions=[contradiction(1e6, f"u{i}") for i in range(3)]
     )
-    assert high.trustSignals.confidence == 1.0  # 0.35 + 0.23 + 0.4 + 0.1 = 1.08
-    low = score_candidate(
-        ScoringInput(
-            candidate={},
-            contradictions=[contradiction(80_000, f"did:dkg:x/{i}") for i in range(2)],
-        )
-    )
-    assert low.trustSignals.confidence == 0.0
+    assert a.trustSignals.confidence == 0.0
 
 
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("", 0.7),
-        ("# Validation Rules\n- accept_threshold: 0.75\n", 0.75),
-        ("## Edge Cases\n- Case 2: Reject if confidence < 0.65\n", 0.65),
-        ("- accept_threshold: 0.75\n- Reject if confidence < 0.8\n", 0.8),  # last one wins
-        ("- accept_threshold: 0.8\n- accept_threshold: 1.5\n", 0.8),  # out of range ignored
-        ("- accept_threshold: high\n- accept_threshold: -0.2\n", 0.7),
-        ("- accept_threshold: 0.7.5\n- accept threshold = 70%\n", 0.7),
-        ("- Accept if confidence >= 0.6\n", 0.6),
-        ("- minimum confidence: 0.72\n", 0.72),
-        ("stake threshold 50000 TRAC; Reject if confidence <= .9", 0.9),
+        ("- accept_threshold: 0.75", 0.75),
+        ("confidence threshold = 0.8", 0.8),
+        ("min_confidence: 0.65", 0.65),
+        ("Reject if confidence < 0.6", 0.6),
+        ("Accept if confidence >= 0.9", 0.9),
+        ("accept_threshold: 0.2", 0.5),  # never below the minimum
+        ("accept_threshold: 1.5", 0.7),
+        ("accept_threshold: 75%", 0.7),
+        ("accept_threshold: 0.75\naccept_threshold: 0.85", 0.85),
+        ("nothing here", 0.7),
     ],
 )
 def test_threshold_from_rules(text: str, expected: float) -> None:
     assert threshold_from_rules(text) == expected
 
 
-def test_threshold_from_rules_default_is_kept() -> None:
-    assert threshold_from_rules("nothing here", default=0.55) == 0.55
-
-
-def test_synthesized_report_numbers() -> None:
-    good = score_candidate(good_candidate())  # 0.85, accepted, 1 link of 75,000
-    bad = score_candidate(
-        ScoringInput(
-            candidate=COMPLETE,
-            sources=[GOV],
-            linked=[link(5, 20_000)],
-            contradictions=[contradiction(80_000)],
-        )
-    )  # 0.35 + 0.20 + 0 + 0 - 0.30 = 0.25, rejected, 1 link of 20,000
-    dup = score_candidate(ScoringInput(candidate=COMPLETE, duplicates=["did:dkg:x/1"]))  # 0.35
-    report = synthesize_report([("ka-1", good), ("ka-2", bad), ("ka-3", dup)])
-    lines = report.splitlines()
-    # average confidence (0.85 + 0.25 + 0.35) / 3 = 0.4833; stake over candidates with links:
-    # (75,000 + 20,000) / 2 = 47,500
-    assert lines[0] == (
-        "Validated 3 candidates: 1 accepted, 2 rejected. Average confidence 0.48. "
-        "1 candidate linked to high-stake DKG assets (>50,000 TRAC); "
-        "average linked stake 47,500 TRAC. 1 contradiction flagged; 1 duplicate rejected."
-    )
-    assert lines[1].startswith("- ka-1: accepted (confidence 0.85): completeness 3/3")
-    assert lines[2].startswith("- ka-2: rejected (confidence 0.25)")
-    assert len(lines) == 4
-    assert synthesize_report([("ka-1", good), ("ka-2", bad), ("ka-3", dup)]) == report
-    assert synthesize_report([]) == "Validated 0 candidates: nothing to report."
+def test_synthesized_report_counts() -> None:
+    ev = [src(LOW_A), src(LOW_B), src(LOW_C)]
+    good = scored(evidence=ev, linked=[link(1, 100_000)])
+    bad = scored(evidence=[src(LOW_A)], duplicates=["did:x/1"])
+    report = synthesize_report([("cand-a", good), ("cand-b", bad)])
+    first = report.splitlines()[0]
+    assert first.startswith("Validated 2 candidates: 1 accepted, 1 rejected.")
+    assert "1 corroborated by more than one independent source" in first
+    assert "1 candidate linked to high-stake DKG assets" in first
+    assert "average linked stake 100,000 TRAC" in first
+    assert "1 duplicate rejected" in first
+    assert report.splitlines()[1].startswith("- cand-a: accepted")
+    assert synthesize_report([]).startswith("Validated 0 candidates")
 
 
 def test_assessment_round_trips_as_json() -> None:
-    a = score_candidate(good_candidate())
+    a = scored(evidence=[src(LOW_A), src(LOW_B)])
     assert Assessment.model_validate_json(a.model_dump_json()) == a
+
+
+def test_the_reasoning_explains_every_term_in_words() -> None:
+    a = scored(
+        evidence=[src(LOW_A), src("https://www.usgs.gov/x"), src("did:dkg:a/b/9", stake=80_000)],
+        linked=[link(1, 60_000), link(2, 10_000)],
+        flaggedRecords=2,
+    )
+    assert a.reasoning == [
+        "completeness 3/3 required fields",
+        "3 independent sources (1 high, 1 low, 1 dkg): evidence 0.96",
+        "relevance to the question 1.00 (floor 0.45)",
+        "linked to 2 assets, average stake 35,000 TRAC, some above 50,000: stake term 0.50",
+        "publisher reputation 1.00",
+        "2 flagged contradictions with other sources or candidates: -0.30",
+        # 0.3*0.9636 + 0.2 + 0.15 + 0.15 + 0.1*0.5 + 0.1*1 = 0.939, minus 0.30
+        "rejected: confidence 0.639 < threshold 0.70",
+        "rejected: contradicted by another source or candidate: a reviewer resolves it",
+    ]
+    lone = scored(evidence=[src(LOW_A, 0.3)], linked=[link(1, 1_000)], duplicates=["u1", "u2"])
+    assert lone.reasoning[1] == "1 independent source (1 low): evidence 0.30"
+    assert lone.reasoning[3] == (
+        "linked to 1 asset, average stake 1,000 TRAC, none above 50,000: stake term 0.00"
+    )
+    assert lone.reasoning[-4:] == [
+        "rejected: confidence 0.400 < threshold 0.70",  # 0.09 + 0.06 + 0.15 + 0.1
+        "rejected: below the relevance floor: off-topic for the question",
+        "rejected: a single low-reliability source is never enough",
+        "rejected: duplicates existing asset u1, u2",
+    ]
+    one_flag = scored(evidence=[src(LOW_A)], flaggedRecords=1)
+    assert "1 flagged contradiction with other sources or candidates: -0.15" in one_flag.reasoning
+    nothing = scored(evidence=[])
+    assert nothing.reasoning[1] == "0 independent sources (none): evidence 0.00"
+    assert nothing.trustSignals.relevance == 0.0  # no evidence, no relevance
+
+
+def test_components_record_each_term() -> None:
+    a = scored(evidence=[src(LOW_A), src(LOW_B)], linked=[link(1, 60_000)], relevance=0.555)
+    assert a.components == {
+        "completeness": 1.0,
+        "evidence": 0.51,
+        "relevance": 0.555,
+        "corroboration": 0.5,
+        "stake": 0.5,
+        "publisherReputation": 1.0,
+        "contradictionPenalty": 0.0,
+        "duplicate": 0.0,
+        "linkedAssets": 1.0,
+        "independentSources": 2.0,
+    }
+    assert a.trustSignals.relevance == 0.555
+    assert scored(evidence=[src(LOW_A)]).components["publisherReputation"] == -1.0
+    assert scored(evidence=[src(LOW_A)], linked=[link(1, 60_000)]).components["stake"] == 0.5
+
+
+def test_relevance_at_the_floor_passes_and_above_one_counts_as_one() -> None:
+    ev = [src(LOW_A), src(LOW_B), src(LOW_C)]
+    at_floor = scored(evidence=ev, relevance=0.45)
+    assert not any("relevance floor" in r for r in at_floor.reasoning if r.startswith("rejected"))
+    assert (
+        scored(evidence=ev, relevance=1.7).trustSignals.confidence
+        == scored(evidence=ev, relevance=1.0).trustSignals.confidence
+    )
+
+
+def test_a_dkg_source_exactly_at_the_single_source_bar_is_enough() -> None:
+    # 0.5 + 0.3 * (100,000 / 3) / 100,000 = 0.6: the bar itself.
+    ual = "did:dkg:otp:20430/0xcdb/7"
+    a = scored(evidence=[src(ual, stake=100_000 / 3)])
+    assert not any("single low-reliability" in r for r in a.reasoning)
+
+
+def test_source_keys_take_declared_tiers_and_skip_blank_sources() -> None:
+    found = independent_sources(
+        [src("  "), src("file:///memo.md", tier="high"), src(LOW_A, tier="medium")], TODAY
+    )
+    assert found == {
+        "file:///memo.md": ("high", 0.8),
+        "africa-resources.example.org": ("medium", 0.6),
+    }
+
+
+def test_report_averages_and_verdicts() -> None:
+    ev = [src(LOW_A), src(LOW_B), src(LOW_C)]
+    a = scored(evidence=ev, linked=[link(1, 100_000)])
+    b = scored(evidence=ev, linked=[link(2, 20_000)], contradictions=[contradiction(1e6)])
+    c = scored(evidence=ev)  # no stake known: left out of the stake average
+    report = synthesize_report([("a", a), ("b", b), ("c", c)])
+    first = report.splitlines()[0]
+    conf = (a.trustSignals.confidence + b.trustSignals.confidence + c.trustSignals.confidence) / 3
+    assert f"Average confidence {conf:.2f}." in first
+    assert "average linked stake 60,000 TRAC" in first
+    assert "1 candidate with contradictions;" in first
+    assert "0 duplicates rejected" in first
+    lines = report.splitlines()
+    assert lines[2].startswith(f"- b: rejected (confidence {b.trustSignals.confidence:.2f}): ")
+    assert "; ".join(b.reasoning) in lines[2]
+    lonely = synthesize_report([("c", c)])
+    assert "average linked stake 0 TRAC" in lonely and "0 candidates with contradictions" in lonely
+
+
+def test_one_element_lists_count_as_filled() -> None:
+    assert missing_fields({"name": ["x"], "identifier": {"a": 1}}, ["name", "identifier"]) == []
+
+
+def test_thresholds_at_the_edges_of_the_unit_range() -> None:
+    assert threshold_from_rules("accept_threshold: 1.0") == 1.0
+    assert threshold_from_rules("accept_threshold: 0") == 0.5
+    assert threshold_from_rules("") == 0.7
+
+
+def test_missing_fields_cost_confidence() -> None:
+    ev = [src(LOW_A), src(LOW_B), src(LOW_C)]
+    full, partial = scored(evidence=ev), scored(candidate={"@type": "Claim"}, evidence=ev)
+    # completeness 1/3 instead of 1: 0.15 * (2/3) / 0.8 less
+    assert round(full.trustSignals.confidence - partial.trustSignals.confidence, 3) == 0.125
+    assert partial.components["completeness"] == 0.3333
+
+
+def test_a_single_fresh_high_tier_source_passes_the_single_source_gate() -> None:
+    a = scored(evidence=[src("https://www.usgs.gov/lithium")], linked=[link(1, 100_000)])
+    assert a.reasoning[1] == "1 independent source (1 high): evidence 0.80"
+    assert not any("single low-reliability" in r for r in a.reasoning)
+    medium = scored(evidence=[src("https://www.reuters.com/x"), src(LOW_A)])
+    assert medium.reasoning[1] == "2 independent sources (1 medium, 1 low): evidence 0.72"
+
+
+def test_relevance_is_reported_to_three_places_and_kept_to_four() -> None:
+    a = scored(evidence=[src(LOW_A), src(LOW_B)], relevance=0.55556)
+    assert a.trustSignals.relevance == 0.556
+    assert a.components["relevance"] == 0.5556

@@ -162,3 +162,36 @@ def test_even_a_killed_mine_takes_its_dev_server_down(tmp_path: Path) -> None:
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=10)
     assert _gone(temporal_pid), "the dev server must not outlive its parent"
+
+
+def _started_up(data: Path) -> tuple[subprocess.Popen, int]:
+    """A `kminer up` that answers /healthz; returns it and its dev server's PID."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("TEMPORAL_ADDRESS", "OPENAI_API_KEY")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kminer.cli", "up", "--port", str(port), "--data-dir", str(data)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "up exited early"
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    return proc, json.loads((data / "stack.json").read_text())["temporalPid"]
+
+
+def test_an_up_that_crashes_or_is_killed_leaves_no_dev_server_behind(tmp_path: Path) -> None:
+    # SIGSEGV is how a stack overflow in a parser ends the process; SIGKILL is the OOM killer.
+    for number, sig in enumerate((signal.SIGSEGV, signal.SIGKILL)):
+        proc, temporal_pid = _started_up(tmp_path / f"data{number}")
+        assert _alive(temporal_pid)
+        proc.send_signal(sig)
+        assert proc.wait(timeout=10) == -sig
+        assert _gone(temporal_pid), f"the dev server outlived an up ended by {sig.name}"

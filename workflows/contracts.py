@@ -100,6 +100,68 @@ class TrustSignals(BaseModel):
     confidence: float
     linkedToHighStakeAssets: bool
     averageLinkedStake: float
+    # Evidence behind the confidence (activities/scoring.py): how relevant the claim is to
+    # the question, how many independent sources state it, and whether stake was known.
+    relevance: float | None = None
+    independentSources: int = 0
+    corroborated: bool = False
+    stakeKnown: bool = True
+    notes: list[str] = Field(default_factory=list)
+
+
+class EvidenceRef(BaseModel):
+    """Seed 002's EvidenceItem as the contract carries it."""
+
+    source: str
+    id: str | None = None
+    snippet: str | None = None
+    score: float = 0.0
+
+
+class KGNodeRef(BaseModel):
+    id: str
+    name: str
+
+
+class ContradictingFact(BaseModel):
+    kg_fact_id: str
+    evidence: list[EvidenceRef] = Field(default_factory=list)
+    confidence: float = 0.0
+
+
+ContradictionStatus = Literal["flagged", "under_review", "resolved", "deprecated"]
+
+
+class ContradictionRecord(BaseModel):
+    """Seed 002: a candidate fact and what contradicts it, until a reviewer resolves it."""
+
+    id: str
+    subject: KGNodeRef
+    predicate: str
+    object: KGNodeRef
+    evidence: list[EvidenceRef] = Field(default_factory=list)
+    confidence: float = 0.0
+    contradiction_with: list[ContradictingFact] = Field(default_factory=list)
+    status: ContradictionStatus = "flagged"
+    created_at: str = ""
+    resolved_at: str | None = None
+    resolution_notes: str | None = None
+
+
+class AnswerSentence(BaseModel):
+    text: str
+    candidateIds: list[str] = Field(default_factory=list)
+    sources: list[str] = Field(default_factory=list)
+    # A fact the DKG already states: cited by its existing assets, not proposed again.
+    alreadyInDkg: bool = False
+
+
+class Answer(BaseModel):
+    """A short answer built only from accepted candidates, every sentence cited."""
+
+    text: str = ""
+    sentences: list[AnswerSentence] = Field(default_factory=list)
+    evidenceFound: bool = False
 
 
 class Provenance(BaseModel):
@@ -117,12 +179,15 @@ class Candidate(BaseModel):
 
     id: str
     asset: dict[str, Any]
+    kind: Literal["claim", "entity"] = "claim"
     accepted: bool = False
     reasoning: list[str] = Field(default_factory=list)
     status: ReviewStatus = "pending"
     edited: bool = False
     reviewNote: str | None = None
     publishedUal: str | None = None
+    knownInDkg: list[str] = Field(default_factory=list)
+    contradictions: list[ContradictionRecord] = Field(default_factory=list)
 
 
 class Todo(BaseModel):
@@ -200,6 +265,7 @@ class Workspace(BaseModel):
     publishedAssets: list[PublishedAsset] = Field(default_factory=list)
     triplets: list[Triplet] = Field(default_factory=list)
     synthesizedReport: str | None = None
+    answer: Answer | None = None
     summary: str | None = None
     usage: Usage = Field(default_factory=Usage)
     errors: list[str] = Field(default_factory=list)
@@ -209,6 +275,7 @@ class KnowledgeMinerResponse(BaseModel):
     """The seed's output JSON plus what a durable run adds."""
 
     summary: str
+    answer: Answer = Field(default_factory=Answer)
     candidateAssets: list[dict[str, Any]]
     domainTags: list[str]
     memoryWrites: list[str]

@@ -23,6 +23,26 @@ _SCHEMA_ALIASES = {
 _IRI_SCHEMES = ("http://", "https://", "urn:", "did:", "mailto:", "tag:")
 
 
+# Deeper documents are refused before anything walks them recursively (the RDF
+# converter, Temporal's payload converter): real Knowledge Assets nest a handful deep.
+MAX_DEPTH = 32
+
+
+def nesting_depth(value: object) -> int:
+    """How deep dicts and lists nest in a JSON value, found without recursion."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            deepest = max(deepest, depth)
+            stack.extend((v, depth + 1) for v in node.values())
+        elif isinstance(node, list):
+            deepest = max(deepest, depth)
+            stack.extend((v, depth + 1) for v in node)
+    return deepest
+
+
 class JsonLdError(ValueError):
     """The document is not JSON-LD this converter can turn into triples."""
 
@@ -88,6 +108,9 @@ def validate_asset(asset: object) -> None:
     """The minimum a Knowledge Asset needs: an object, a usable @context, a @type."""
     if not isinstance(asset, dict):
         raise JsonLdError("asset must be a JSON-LD object (a dict)")
+    depth = nesting_depth(asset)
+    if depth > MAX_DEPTH:
+        raise JsonLdError(f"asset nests {depth} levels deep: at most {MAX_DEPTH} allowed")
     if "@context" not in asset:
         raise JsonLdError("asset has no @context; use '@context': 'https://schema.org/'")
     try:

@@ -8,7 +8,7 @@ update; `workspace` answers with the live state in every phase.
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import ValidationError
@@ -16,8 +16,11 @@ from temporalio import workflow
 from temporalio.common import RetryPolicy
 from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
+from workflows import run_metrics
 from workflows.contracts import (
+    Answer,
     Candidate,
+    ContradictionRecord,
     Decision,
     DecisionResult,
     KnowledgeMinerResponse,
@@ -30,11 +33,15 @@ from workflows.contracts import (
     Workspace,
     memory_tags,
 )
+from workflows.relink import relinked
 from workflows.review import ReviewBoard, apply_score
+from workflows.search_attributes import KM_PHASE, KM_PUBLISHED, KM_THREAD
 from workflows.subagents import SubagentRunner
 from workflows.tool_contracts import (
+    AnswerArgs,
     AppendNotesInput,
     AppendNotesOutput,
+    DecisionAuditArgs,
     LoadNotesInput,
     PublishArgs,
     PublishResult,
@@ -44,6 +51,7 @@ from workflows.tool_contracts import (
 from workflows.workspace import response_from
 
 SHORT = timedelta(seconds=20)
+SIGNAL_REVIEWER = "temporal-cli"
 RETRY = RetryPolicy(maximum_attempts=10, initial_interval=timedelta(seconds=1))
 NOTE_OF = {
     "discovery": "discovery-notes",
@@ -58,6 +66,10 @@ class MiningWorkflow:
         self._ws = Workspace()
         self._board = ReviewBoard()
         self._rules_text = ""
+        self._searched = 0
+        self._indexed = False
+        self._phase_began: datetime | None = None
+        self._model = "unknown"
 
     # -- the run -------------------------------------------------------------
 
@@ -65,7 +77,10 @@ class MiningWorkflow:
     async def run(self, raw: MiningInput) -> KnowledgeMinerResponse:
         request = self._validated(raw)
         info = workflow.info()
+        # Indexed only if the starter set our search attributes (so they are registered).
+        self._indexed = info.typed_search_attributes.get(KM_THREAD) is not None
         tags = request.domainTags
+        self._phase_began = workflow.now()
         self._ws = Workspace(
             runId=info.workflow_id, threadId=request.threadId, query=request.query, domainTags=tags
         )
@@ -77,10 +92,12 @@ class MiningWorkflow:
             self._enter(Phase.CANCELED if cancelled else Phase.FAILED)
             if not cancelled:
                 self._ws.errors.append(str(exc))
+            run_metrics.run_ended(self._ws.phase.value.lower(), self._model, self._ws.usage)
             raise
         # A decision still re-validating must finish before the run reports.
         await workflow.wait_condition(workflow.all_handlers_finished)
         self._ws.decisions = list(self._board.decisions)
+        run_metrics.run_ended("completed", self._model, self._ws.usage)
         return response_from(self._ws, list(self._board.candidates.values()))
 
     async def _mine(self, request: MiningRequest) -> None:
@@ -101,6 +118,7 @@ class MiningWorkflow:
         self._rules_text = "\n".join(
             text for path, text in sorted(memory.items()) if path.endswith("validation-rules.md")
         )
+        self._model = runtime.model
         agents = SubagentRunner(self._ws, runtime.model, request, memory)
 
         self._enter(Phase.DISCOVERY)
@@ -112,23 +130,29 @@ class MiningWorkflow:
         await self._remember("enrichment", enrichment.notes, folders)
         for row in enrichment.proposed:
             self._board.candidates[row["candidateId"]] = Candidate(
-                id=row["candidateId"], asset=row["asset"]
+                id=row["candidateId"],
+                asset=row["asset"],
+                kind=row.get("kind", "claim"),
+                knownInDkg=row.get("knownInDkg", []),
+                contradictions=[
+                    ContradictionRecord.model_validate(r) for r in row.get("contradictions", [])
+                ],
             )
             self._ws.triplets.extend(Triplet(**t) for t in row.get("triplets", []))
 
         self._enter(Phase.VALIDATION)
-        validation = await agents.validation(
-            [{"candidateId": c.id, "asset": c.asset} for c in self._board.candidates.values()],
-            self._rules_text,
-        )
+        validation = await agents.validation(self._entries(), self._rules_text)
         await self._score_all(validation.scores)
         self._ws.synthesizedReport = validation.report
+        self._searched = discovery.sources
+        self._ws.answer = await self._answer(request)
         await self._remember("validation", validation.notes, folders)
 
         await self._review(request)
 
         self._enter(Phase.PUBLISHING)
         await self._publish(request)
+        self._ws.answer = await self._answer(request)
         published = len(self._ws.publishedAssets)
         self._ws.summary = (
             f"{discovery.summary} {enrichment.summary} {published} of "
@@ -137,8 +161,13 @@ class MiningWorkflow:
         self._enter(Phase.COMPLETED)
 
     def _enter(self, phase: Phase) -> None:
+        if self._phase_began is not None:
+            run_metrics.phase_finished(self._ws.phase.value, self._phase_began)
+        self._phase_began = workflow.now()
         self._ws.phase = phase
         self._ws.phaseHistory.append(phase)
+        if self._indexed:
+            workflow.upsert_search_attributes([KM_PHASE.value_set(phase.value)])
 
     @staticmethod
     def _validated(raw: MiningInput) -> MiningRequest:
@@ -169,13 +198,41 @@ class MiningWorkflow:
             if path not in self._ws.memoryWrites:
                 self._ws.memoryWrites.append(path)
 
+    def _entries(self, only: list[Candidate] | None = None) -> list[dict[str, Any]]:
+        """Candidates as the validation tools take them (claims and the entities they use)."""
+        return [
+            {
+                "candidateId": c.id,
+                "kind": c.kind,
+                "asset": c.asset,
+                "knownInDkg": c.knownInDkg,
+                "contradictions": [r.model_dump() for r in c.contradictions],
+            }
+            for c in (only if only is not None else self._board.candidates.values())
+        ]
+
+    async def _answer(self, request: MiningRequest) -> Answer:
+        return await workflow.execute_activity(
+            "compose_answer",
+            AnswerArgs(
+                query=request.query,
+                candidates=[
+                    {**entry, "accepted": c.accepted, "status": c.status}
+                    for entry, c in zip(
+                        self._entries(), self._board.candidates.values(), strict=True
+                    )
+                ],
+                sourcesSearched=self._searched,
+            ),
+            result_type=Answer,
+            start_to_close_timeout=SHORT,
+            retry_policy=RETRY,
+        )
+
     async def _score(self, candidates: list[Candidate]) -> list[dict[str, Any]]:
         response = await workflow.execute_activity(
             "score_candidates",
-            ScoreArgs(
-                candidates=[{"candidateId": c.id, "asset": c.asset} for c in candidates],
-                validationRules=self._rules_text,
-            ),
+            ScoreArgs(candidates=self._entries(candidates), validationRules=self._rules_text),
             result_type=ToolResponse,
             start_to_close_timeout=timedelta(seconds=60),
             retry_policy=RETRY,
@@ -200,15 +257,20 @@ class MiningWorkflow:
         if not board.candidates:
             return
         if request.review == "auto":
-            for candidate in board.candidates.values():
-                board.record(
-                    Decision(
-                        candidateId=candidate.id,
-                        action="approve" if candidate.accepted else "reject",
-                        reason=None if candidate.accepted else "below the accept threshold",
-                        reviewer="auto",
-                    )
+            when = workflow.now().replace(microsecond=0).isoformat()
+            automatic = [
+                Decision(
+                    candidateId=candidate.id,
+                    action="approve" if candidate.accepted else "reject",
+                    reason=None if candidate.accepted else "not accepted by validation",
+                    reviewer="auto",
                 )
+                for candidate in board.candidates.values()
+            ]
+            first = len(board.decisions)
+            for decision in automatic:
+                board.record(decision, when)
+            await self._audit_decisions(first, automatic, when)
             return
         self._enter(Phase.REVIEW)
         try:
@@ -221,40 +283,70 @@ class MiningWorkflow:
             await workflow.wait_condition(lambda: board.revalidating == 0)
 
     async def _revalidate(self, candidate_id: str) -> None:
-        candidate = self._board.candidates[candidate_id]
         try:
-            rows = await self._score([candidate])
+            # Scored beside the others: an entity is accepted only with a claim that uses it.
+            rows = await self._score(list(self._board.candidates.values()))
         except ActivityError as exc:
             self._ws.errors.append(f"re-validation of {candidate_id} failed: {exc.cause or exc}")
             self._board.revalidated(candidate_id, None, str(exc.cause or exc))
             return
-        self._board.revalidated(candidate_id, rows[0])
+        row = next(r for r in rows if r["candidateId"] == candidate_id)
+        self._board.revalidated(candidate_id, row)
 
     async def _decide(self, decisions: list[Decision]) -> list[DecisionResult]:
         # Record the whole batch before the first await: nothing can slip in between.
+        when = workflow.now().replace(microsecond=0).isoformat()
+        first = len(self._board.decisions)
         for decision in decisions:
-            self._board.record(decision)
+            self._board.record(decision, when)
+        await self._audit_decisions(first, decisions, when)
         for decision in decisions:
             if decision.action == "edit":
                 await self._revalidate(decision.candidateId)
         return [self._board.result(d.candidateId) for d in decisions]
+
+    async def _audit_decisions(self, first: int, decisions: list[Decision], when: str) -> None:
+        # Runs recorded before decisions were audited replay without this activity.
+        if not workflow.patched("audit-decisions"):
+            return
+        await workflow.execute_activity(
+            "audit_decisions",
+            DecisionAuditArgs(
+                runId=self._ws.runId,
+                first=first,
+                decidedAt=when,
+                decisions=[d.model_dump() for d in decisions],
+            ),
+            result_type=int,
+            start_to_close_timeout=SHORT,
+            retry_policy=RETRY,
+        )
 
     def _refusal(self, decisions: list[Decision]) -> str | None:
         if self._ws.phase != Phase.REVIEW:
             return f"run is in phase {self._ws.phase.value}, decisions are taken in REVIEW"
         return self._board.problem(decisions)
 
+    # Signals come from the Temporal CLI (the API and kminer use the `decide` update).
     @workflow.signal
     async def approve(self, candidate_id: str) -> None:
-        await self._signal(Decision(candidateId=candidate_id, action="approve"))
+        await self._signal(
+            Decision(candidateId=candidate_id, action="approve", reviewer=SIGNAL_REVIEWER)
+        )
 
     @workflow.signal
     async def edit(self, candidate_id: str, asset: dict[str, Any]) -> None:
-        await self._signal(Decision(candidateId=candidate_id, action="edit", asset=asset))
+        await self._signal(
+            Decision(candidateId=candidate_id, action="edit", asset=asset, reviewer=SIGNAL_REVIEWER)
+        )
 
     @workflow.signal
     async def reject(self, candidate_id: str, reason: str = "") -> None:
-        await self._signal(Decision(candidateId=candidate_id, action="reject", reason=reason))
+        await self._signal(
+            Decision(
+                candidateId=candidate_id, action="reject", reason=reason, reviewer=SIGNAL_REVIEWER
+            )
+        )
 
     async def _signal(self, decision: Decision) -> None:
         # A signal cannot answer with an error, so a bad one is recorded and ignored.
@@ -278,16 +370,18 @@ class MiningWorkflow:
 
     async def _publish(self, request: MiningRequest) -> None:
         domain = request.domainTags[0] if request.domainTags else None
-        for cid in sorted(self._board.candidates):
-            candidate = self._board.candidates[cid]
+        # New entities first: the claims that use them then link them by their UAL.
+        order = sorted(self._board.candidates.values(), key=lambda c: (c.kind != "entity", c.id))
+        entity_uals: dict[str, str] = {}
+        for candidate in order:
+            cid = candidate.id
             if candidate.status != "approved":
                 continue
+            asset = relinked(candidate.asset, entity_uals)
             try:
                 result = await workflow.execute_activity(
                     "dkg_publish_asset",
-                    PublishArgs(
-                        runId=self._ws.runId, candidateId=cid, asset=candidate.asset, domain=domain
-                    ),
+                    PublishArgs(runId=self._ws.runId, candidateId=cid, asset=asset, domain=domain),
                     result_type=PublishResult,
                     # A remote publish is a chain transaction plus polling: minutes, not seconds.
                     start_to_close_timeout=timedelta(minutes=10),
@@ -303,7 +397,12 @@ class MiningWorkflow:
                 continue
             candidate.status = "published"
             candidate.publishedUal = result.ual
+            if candidate.kind == "entity" and isinstance(candidate.asset.get("@id"), str):
+                entity_uals[candidate.asset["@id"]] = result.ual
             self._ws.publishedAssets.append(PublishedAsset(candidateId=cid, ual=result.ual))
+            if self._indexed:
+                published = len(self._ws.publishedAssets)
+                workflow.upsert_search_attributes([KM_PUBLISHED.value_set(published)])
 
     @workflow.query
     def workspace(self) -> Workspace:

@@ -73,10 +73,11 @@ class ReviewBoard:
             return "the review deadline has passed"
         return batch_problem(decisions, self.candidates)
 
-    def record(self, decision: Decision) -> None:
+    def record(self, decision: Decision, when: str = "") -> None:
         candidate = self.candidates[decision.candidateId]
         self.decisions.append(decision)
         candidate.reviewNote = decision.reason
+        resolve_contradictions(candidate, decision, when)
         if decision.action == "reject":
             candidate.status = "rejected"
         elif decision.action == "approve":
@@ -121,6 +122,26 @@ class ReviewBoard:
             accepted=candidate.accepted,
             confidence=signals.get("confidence"),
         )
+
+
+def resolve_contradictions(candidate: Candidate, decision: Decision, when: str) -> None:
+    """A reviewer's decision on a contradicted candidate resolves its flagged records.
+
+    Approving (or editing) keeps the candidate's side; rejecting keeps the other side.
+    An automatic decision is not a resolution: the records stay flagged for a human.
+    """
+    if decision.reviewer == "auto":
+        return
+    side = "the candidate" if decision.action in ("approve", "edit") else "the contradicting side"
+    who = decision.reviewer or "reviewer"
+    note = f"{decision.action} by {who}: kept {side}" + (
+        f" ({decision.reason})" if decision.reason else ""
+    )
+    for record in candidate.contradictions:
+        if record.status in ("flagged", "under_review"):
+            record.status = "resolved"
+            record.resolved_at = when or None
+            record.resolution_notes = note
 
 
 def apply_score(candidate: Candidate, row: dict[str, Any]) -> None:

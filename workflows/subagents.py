@@ -14,7 +14,7 @@ from typing import Any
 from temporalio import workflow
 from temporalio.common import RetryPolicy
 
-from activities.agents import prompts
+from workflows import prompts
 from workflows.agent_tools import activity_tools
 from workflows.contracts import MiningRequest, Workspace, memory_tags
 from workflows.tool_contracts import DISCOVERY_TOOLS, ENRICHMENT_TOOLS, VALIDATION_TOOLS
@@ -25,6 +25,7 @@ from workflows.workspace import (
     subagents_from_messages,
     todos_from_state,
     tool_results,
+    truncated_calls,
     trusted_score_rows,
 )
 
@@ -71,6 +72,7 @@ class SubagentOutcome:
     proposed: list[dict[str, Any]] = field(default_factory=list)
     scores: list[dict[str, Any]] = field(default_factory=list)
     report: str = ""
+    sources: int = 0
 
 
 class SubagentRunner:
@@ -155,6 +157,9 @@ class SubagentRunner:
             },
         )
         out.statements = tool_results(out.messages, "extract_statements")[:MAX_STATEMENTS]
+        out.sources = len(tool_results(out.messages, "web_search")) + len(
+            tool_results(out.messages, "dkg_find_related_assets")
+        )
         return out
 
     async def enrichment(self, statements: list[dict[str, Any]]) -> SubagentOutcome:
@@ -174,6 +179,11 @@ class SubagentRunner:
             },
             subagents=[{**spec, "tools": resolver_tools} for spec in prompts.SUBAGENT_SPECS],
         )
+        if truncated_calls(out.messages, "propose_knowledge_assets"):
+            self._ws.errors.append(
+                "propose_knowledge_assets answered with more than fits in history: "
+                "some candidates were left out (lower maxIterations)"
+            )
         latest: dict[str, dict[str, Any]] = {}
         for row in tool_results(out.messages, "propose_knowledge_assets"):
             latest[row["candidateId"]] = row

@@ -14,6 +14,9 @@ from pydantic import BaseModel, Field
 # Tool results travel through workflow history; anything bigger is truncated or
 # stored as a blob so one run's history stays a few MB.
 MAX_TOOL_RESULT_CHARS = 24_000
+# Proposals are the run's candidates: they must arrive whole (an asset cut off is a
+# candidate lost), so they get a larger cap, still far below Temporal's 2 MB per payload.
+MAX_PROPOSAL_CHARS = 240_000
 
 
 class ToolMetadata(BaseModel):
@@ -22,6 +25,10 @@ class ToolMetadata(BaseModel):
     truncated: bool = False
     count: int = 0
     blobRef: str | None = None
+    # extract_statements: statements left out below the relevance floor, and that floor.
+    filtered: int = 0
+    relevanceFloor: float | None = None
+    bestRelevance: float | None = None
 
 
 class ProvenanceItem(BaseModel):
@@ -72,12 +79,42 @@ class SearchArgs(BaseModel):
 
 
 class SourceDocument(BaseModel):
-    text: str
-    source: str
+    """A text to read: a search hit's passage or a DKG asset's description."""
+
+    text: str = Field(max_length=20_000)
+    source: str = Field(description="URL of the page, file:// URI, or UAL of a DKG asset")
+    title: str | None = None
+    published: str | None = Field(default=None, description="YYYY-MM-DD when known")
+    passageId: str | None = Field(default=None, description="Corpus passage id, if any")
+    start: int | None = Field(default=None, description="Offset of `text` in its document")
+    tier: str | None = Field(default=None, description="Declared reliability: high/medium/low")
+    subject: str | None = Field(
+        default=None, description="The entity a DKG description is about (its label)"
+    )
 
 
 class ExtractArgs(BaseModel):
-    documents: list[SourceDocument] = Field(description="Texts with their source URL or UAL")
+    documents: list[SourceDocument] = Field(
+        description="Texts with their source URL or UAL", max_length=60
+    )
+    query: str = Field(
+        default="",
+        description="The user's question: statements are scored "
+        "for relevance to it and those below the relevance floor are left out",
+    )
+
+
+class EvidenceItem(BaseModel):
+    """Seed 002's EvidenceItem, with what scoring needs to weigh it."""
+
+    source: str
+    id: str | None = Field(default=None, description="Passage id or source#char=start,end")
+    snippet: str | None = None
+    score: float = Field(default=0.0, description="Relevance of the snippet to the question")
+    published: str | None = None
+    title: str | None = None
+    tier: str | None = None
+    kind: str = Field(default="text", description="text | dkg-text | dkg-structure")
 
 
 class Statement(BaseModel):
@@ -92,6 +129,16 @@ class Statement(BaseModel):
     objectType: str | None = None
     sentence: str = ""
     source: str = ""
+    sourceTitle: str | None = None
+    passageId: str | None = None
+    start: int | None = Field(default=None, description="Sentence offset in its document")
+    end: int | None = None
+    published: str | None = None
+    tier: str | None = None
+    negated: bool = False
+    hedged: bool = False
+    method: str = "dependency"
+    relevance: float = 0.0
 
 
 class ProposeArgs(BaseModel):
@@ -123,6 +170,15 @@ class PublishResult(BaseModel):
     created: bool
 
 
+class AnswerArgs(BaseModel):
+    """What `compose_answer` builds the answer from: the run's candidates as they stand."""
+
+    query: str
+    candidates: list[dict[str, Any]] = Field(default_factory=list)
+    statementsFound: int = 0
+    sourcesSearched: int = 0
+
+
 class LoadNotesInput(BaseModel):
     tags: list[str]
 
@@ -138,6 +194,15 @@ class AppendNotesInput(BaseModel):
 class AppendNotesOutput(BaseModel):
     paths: list[str]
     appended: int
+
+
+class DecisionAuditArgs(BaseModel):
+    """A batch of review decisions to audit; `first` is the first one's index in the run."""
+
+    runId: str
+    first: int
+    decidedAt: str
+    decisions: list[dict[str, Any]]
 
 
 TOOL_DESCRIPTIONS: dict[str, str] = {
@@ -157,12 +222,17 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
     "dkg_find_duplicates": "Find existing DKG assets that duplicate candidate assets.",
     "web_search": "Search the web (or the local document corpus) for real-time information.",
     "extract_statements": (
-        "Extract relation statements between known DKG entities from texts, with the source "
-        "sentence as provenance."
+        "Extract typed relation statements (supplies, produces, restrictsExportsOf, "
+        "affectedBy, ...) between named entities from texts, known to the DKG or new, each "
+        "with its sentence, passage and character offsets as provenance. Give the user's "
+        "question as `query`: statements are scored for relevance to it and those below "
+        "the relevance floor are left out."
     ),
     "propose_knowledge_assets": (
-        "Turn statements into candidate JSON-LD Knowledge Assets linked by UAL to existing DKG "
-        "assets, with provenance and knowledge triplets."
+        "Turn relevant statements into candidate JSON-LD Knowledge Assets: one claim per "
+        "fact carrying every evidence item, both ends resolved against the DKG and linked "
+        "by UAL, new entities proposed beside them, DKG corroboration and contradiction "
+        "records attached, with knowledge and provenance triplets."
     ),
     "score_candidates": (
         "Validate candidates: required fields, duplicates, contradictions with existing assets, "

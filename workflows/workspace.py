@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from workflows.contracts import (
+    Answer,
     Candidate,
     FileInfo,
     KnowledgeMinerResponse,
@@ -72,6 +73,21 @@ def tool_results(messages: list[Any], tool: str) -> list[dict[str, Any]]:
     ]
 
 
+def truncated_calls(messages: list[Any], tool: str) -> int:
+    """How many successful calls of `tool` answered with a truncated result."""
+    count = 0
+    for m in messages:
+        if m.type != "tool" or getattr(m, "name", None) != tool:
+            continue
+        try:
+            body = json.loads(str(m.content))
+        except json.JSONDecodeError:
+            continue
+        if isinstance(body, dict) and (body.get("metadata") or {}).get("truncated"):
+            count += 1
+    return count
+
+
 def final_output(messages: list[Any]) -> dict[str, Any]:
     """The subagent's closing JSON; prose that is not JSON becomes the summary."""
     last = next((m for m in reversed(messages) if m.type == "ai"), None)
@@ -95,12 +111,16 @@ def response_from(ws: Workspace, candidates: list[Candidate]) -> KnowledgeMinerR
     """The seed's output JSON, built from the final workspace."""
     return KnowledgeMinerResponse(
         summary=ws.summary or "",
+        answer=ws.answer or Answer(),
         candidateAssets=[
             {
                 **c.asset,
                 "candidateId": c.id,
+                "candidateKind": c.kind,
                 "reviewStatus": c.status,
                 "publishedUal": c.publishedUal,
+                "knownInDkg": c.knownInDkg,
+                "contradictions": [r.model_dump() for r in c.contradictions],
             }
             for c in candidates
         ],

@@ -16,7 +16,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
-from activities.agents.prompts import ROLE_LINE, read_payload, task_message
+from workflows.prompts import ROLE_LINE, read_payload, task_message
 from workflows.workspace import response_rows
 
 Call = dict[str, Any]
@@ -60,6 +60,20 @@ def _final(summary: str, **extra: Any) -> str:
     return json.dumps({"summary": summary, **extra}, sort_keys=True)
 
 
+PASSAGE_FIELDS = {"title": "title", "published": "published", "passageId": "passageId",
+                  "start": "start", "tier": "tier"}  # fmt: skip
+
+
+def _documents(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Search hits as extract_statements documents, passage provenance kept."""
+    docs = []
+    for h in hits:
+        doc = {"text": h.get("content", ""), "source": h.get("url", "")}
+        doc.update({k: h[f] for k, f in PASSAGE_FIELDS.items() if h.get(f) is not None})
+        docs.append(doc)
+    return docs
+
+
 def discovery(turn: Turn) -> list[Call] | str:
     query = turn.payload.get("query", "")
     tags = turn.payload.get("domainTags") or ["global"]
@@ -86,7 +100,7 @@ def discovery(turn: Turn) -> list[Call] | str:
                 ),
             ),
             turn.call("dkg_find_related_assets", text=query, limit=8),
-            turn.call("web_search", query=query, maxResults=min(10, 2 + breadth)),
+            turn.call("web_search", query=query, maxResults=min(20, 4 + 2 * breadth)),
         ]
     hits = turn.results("web_search")
     related = turn.results("dkg_find_related_assets")
@@ -104,12 +118,7 @@ def discovery(turn: Turn) -> list[Call] | str:
                     ]
                 ),
             ),
-            turn.call(
-                "extract_statements",
-                documents=[
-                    {"text": h.get("content", ""), "source": h.get("url", "")} for h in hits
-                ],
-            ),
+            turn.call("extract_statements", documents=_documents(hits), query=query),
         ]
         if related:
             values = " ".join(f"<{r['ual']}>" for r in related)
@@ -166,8 +175,10 @@ def enrichment(turn: Turn) -> list[Call] | str:
     statements = turn.payload.get("statements", [])
     tags = turn.payload.get("domainTags", [])
     plan = ["Resolve entities to DKG UALs", "Propose JSON-LD candidates", "Write candidates file"]
+    # Names extraction could not tie to a DKG asset: the resolver looks them up once more.
     names = sorted(
-        {s["subject"] for s in statements} | {s["object"] for s in statements if s.get("objectUal")}
+        {s["subject"] for s in statements if not s.get("subjectUal")}
+        | {s["object"] for s in statements if not s.get("objectUal")}
     )[:MAX_RESOLVED_NAMES]
     if turn.step == 0:
         calls = [
@@ -224,7 +235,9 @@ def enrichment(turn: Turn) -> list[Call] | str:
             turn.call("write_todos", todos=_todos([(p, "completed") for p in plan])),
         ]
     notes = [f"Entity mapping: {name} -> {ual}" for name, ual in sorted(links.items())]
-    predicates = sorted({p["asset"]["additionalProperty"]["value"] for p in proposed})
+    predicates = sorted(
+        {p["asset"]["additionalProperty"]["value"] for p in proposed if p.get("kind") != "entity"}
+    )
     if predicates:
         notes.append(
             "Claim pattern: schema:Claim with about -> subject UAL and mentions -> object UAL; "
@@ -291,7 +304,7 @@ def entity_resolver(turn: Turn) -> list[Call] | str:
         answer = turn.answers.get(f"resolve-{i}")
         exact = [r for r in _results(answer) if str(r.get("label", "")).lower() == name.lower()]
         if exact:
-            best = max(exact, key=lambda r: float(r.get("stakeAmount", 0)))
+            best = max(exact, key=lambda r: float(r.get("stakeAmount") or 0))
             links[name] = best["ual"]
     return _final(f"Resolved {len(links)} of {len(names)} names.", links=links)
 

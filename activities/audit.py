@@ -1,0 +1,44 @@
+"""Review decisions into the audit trail (the workflow decides; this records)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from temporalio import activity
+
+from storage.audit_log import AuditLog, args_hash
+from workflows.tool_contracts import DecisionAuditArgs
+
+
+class AuditActivities:
+    def __init__(self, audit: AuditLog | None) -> None:
+        self._audit = audit
+
+    @activity.defn(name="audit_decisions")
+    async def audit_decisions(self, args: DecisionAuditArgs) -> int:
+        """Write each decision once, keyed by its place in the run; returns how many were new."""
+        if self._audit is None:
+            return 0
+        audit = self._audit
+
+        def body() -> int:
+            written = 0
+            for offset, decision in enumerate(args.decisions):
+                asset = decision.get("asset")
+                written += audit.record(
+                    run_id=args.runId,
+                    kind="decision",
+                    tool="decide",
+                    principal=decision.get("reviewer"),
+                    detail={
+                        "candidateId": decision.get("candidateId"),
+                        "action": decision.get("action"),
+                        "reason": decision.get("reason"),
+                        "editedAssetHash": args_hash(asset) if asset is not None else None,
+                        "decidedAt": args.decidedAt,
+                    },
+                    event_key=f"decision:{args.first + offset}",
+                )
+            return written
+
+        return await asyncio.to_thread(body)

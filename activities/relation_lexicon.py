@@ -1,0 +1,250 @@
+"""The words the relation rules read: verb and noun lexicons, and the word lists around them.
+
+Plain data. `VERB_RULES` name a relation from a verb's lemma and the slot its object
+fills; `NOUN_RULES` from a relational noun and its preposition ("stake in", "subsidiary
+of"); `COMPOUND_OVERRIDES` from a noun's modifier ("offtake agreement", "export ban").
+These are general English (trade, ownership, supply, regulation, research), not the
+vocabulary of any one data set.
+"""
+
+from __future__ import annotations
+
+ORG = frozenset({"organization", "person", "concept"})
+PLACE = frozenset({"place", "organization"})
+PRODUCT = frozenset({"product", "concept"})
+ANY: frozenset[str] = frozenset()
+
+# (verb lemmas, slots, predicate, swap subject/object, object families allowed; empty = any)
+VERB_RULES: list[tuple[frozenset[str], frozenset[str], str, bool, frozenset[str]]] = [
+    (
+        frozenset("buy purchase source import procure obtain order take get".split()),
+        frozenset({"from"}),
+        "supplies",
+        True,
+        frozenset({"organization", "place", "person"}),
+    ),
+    (
+        frozenset("supply sell ship deliver provide export send".split()),
+        frozenset({"to", "dative"}),
+        "supplies",
+        False,
+        frozenset({"organization", "person"}),
+    ),
+    (
+        frozenset({"export", "ship", "send"}),
+        frozenset({"to"}),
+        "exportsTo",
+        False,
+        frozenset({"place"}),
+    ),
+    (
+        frozenset("supply sell ship deliver provide serve".split()),
+        frozenset({"dobj"}),
+        "supplies",
+        False,
+        frozenset({"organization"}),
+    ),
+    (
+        frozenset(
+            "supply sell ship deliver provide produce manufacture make mine refine "
+            "extract assemble export".split()
+        ),
+        frozenset({"dobj"}),
+        "produces",
+        False,
+        PRODUCT,
+    ),
+    (
+        frozenset("acquire buy purchase absorb takeover".split()),
+        frozenset({"dobj"}),
+        "acquired",
+        False,
+        frozenset({"organization"}),
+    ),
+    (frozenset({"take"}), frozenset({"over"}), "acquired", False, frozenset({"organization"})),
+    (
+        frozenset("own hold control".split()),
+        frozenset({"dobj"}),
+        "ownsStakeIn",
+        False,
+        frozenset({"organization", "place", "product"}),
+    ),
+    (frozenset({"invest"}), frozenset({"in", "into"}), "ownsStakeIn", False, ANY),
+    (
+        frozenset("partner collaborate cooperate ally team sign agree work join merge".split()),
+        frozenset({"with"}),
+        "partnerOf",
+        False,
+        frozenset({"organization", "person", "place"}),
+    ),
+    (
+        frozenset("operate run develop manage explore build expand commission".split()),
+        frozenset({"dobj"}),
+        "operatesIn",
+        False,
+        frozenset({"place"}),
+    ),
+    (
+        frozenset("operate mine work produce expand explore drill build active".split()),
+        frozenset({"in", "at", "into"}),
+        "operatesIn",
+        False,
+        frozenset({"place"}),
+    ),
+    (
+        frozenset("locate base headquarter situate register".split()),
+        frozenset({"in", "at"}),
+        "locatedIn",
+        False,
+        frozenset({"place"}),
+    ),
+    (frozenset({"sanction", "blacklist"}), frozenset({"dobj"}), "sanctions", False, ANY),
+    (
+        frozenset("nationalise nationalize expropriate seize".split()),
+        frozenset({"dobj"}),
+        "nationalises",
+        False,
+        ANY,
+    ),
+    (
+        frozenset("regulate tax cancel revoke".split()),
+        frozenset({"dobj"}),
+        "regulates",
+        False,
+        frozenset({"organization", "product", "concept"}),
+    ),
+    (
+        frozenset(
+            "affect hit disrupt hurt threaten endanger damage delay jeopardise jeopardize "
+            "squeeze pressure expose impact".split()
+        ),
+        frozenset({"dobj"}),
+        "affectedBy",
+        True,
+        ANY,
+    ),
+    (frozenset({"weigh"}), frozenset({"on"}), "affectedBy", True, ANY),
+    (
+        frozenset("sponsor fund finance back bankroll".split()),
+        frozenset({"dobj"}),
+        "sponsors",
+        False,
+        ANY,
+    ),
+    (
+        frozenset("test evaluate study investigate assess examine trial".split()),
+        frozenset({"dobj"}),
+        "studies",
+        False,
+        frozenset({"product", "concept", "event", "organization"}),
+    ),
+    (frozenset({"treat"}), frozenset({"dobj"}), "treats", False, ANY),
+    (
+        frozenset({"join", "lead", "head", "chair"}),
+        frozenset({"dobj"}),
+        "memberOf",
+        False,
+        frozenset({"organization"}),
+    ),
+]
+
+# (noun lemma, preposition) -> (predicate, swap). The verb's subject (or the noun's
+# possessor, or the entity the noun is apposed to) is the relation's subject.
+NOUN_RULES: dict[tuple[str, str], tuple[str, bool]] = {
+    **{(n, "to"): ("supplies", False) for n in ("supplier", "seller", "vendor")},
+    **{(n, "of"): ("produces", False) for n in (
+        "supplier", "producer", "maker", "manufacturer", "miner", "refiner", "exporter",
+        "processor", "seller")},
+    **{(n, "of"): ("supplies", True) for n in ("customer", "buyer", "client", "offtaker")},
+    **{(n, "of"): ("subsidiaryOf", False) for n in (
+        "subsidiary", "unit", "division", "arm", "affiliate")},
+    ("parent", "of"): ("subsidiaryOf", True),
+    ("owner", "of"): ("ownsStakeIn", False),
+    ("operator", "of"): ("operatesIn", False),
+    **{(n, "in"): ("ownsStakeIn", False) for n in (
+        "stake", "interest", "share", "holding", "investment", "shareholding")},
+    **{(n, "of"): ("acquired", False) for n in (
+        "acquisition", "purchase", "takeover", "buyout")},
+    ("partner", "of"): ("partnerOf", False),
+    **{(n, "with"): ("partnerOf", False) for n in (
+        "partnership", "venture", "agreement", "deal", "alliance", "collaboration", "mou",
+        "memorandum", "pact", "consortium", "contract", "accord")},
+    **{(n, "on"): ("restrictsExportsOf", False) for n in ("ban", "restriction", "control",
+        "curb", "quota", "embargo", "prohibition", "limit")},
+    **{(n, "on"): ("imposesTariffsOn", False) for n in ("tariff", "duty", "levy")},
+    **{(n, p): ("sanctions", False) for n in ("sanction",) for p in ("on", "against")},
+    **{(n, "on"): ("regulates", False) for n in ("royalty", "tax")},
+    **{(n, "of"): ("nationalises", False) for n in (
+        "nationalisation", "nationalization", "expropriation")},
+    **{(n, "of"): ("sponsors", False) for n in ("sponsor", "funder", "backer")},
+    ("member", "of"): ("memberOf", False),
+    **{(n, p): ("affectedBy", True) for n in ("risk", "threat", "blow")
+       for p in ("for", "to")},
+    ("exposure", "to"): ("affectedBy", False),
+}  # fmt: skip
+# A relational noun's compound modifier can say more than the noun: an "offtake agreement
+# with" or a "supply deal with" is a supply relation, an "export ban on" restricts exports.
+COMPOUND_OVERRIDES: dict[tuple[str, str], str] = {
+    **{(c, n): "supplies" for c in ("offtake", "supply", "sales", "purchase")
+       for n in ("agreement", "deal", "contract", "pact", "accord", "mou")},
+    **{("export", n): "restrictsExportsOf" for n in (
+        "ban", "restriction", "control", "curb", "quota", "embargo", "prohibition", "limit")},
+}  # fmt: skip
+RESTRICTING_VERBS = frozenset(
+    "ban restrict prohibit curb limit halt suspend block stop end cap control freeze".split()
+)
+EXPORT_NOUNS = frozenset({"export", "exports", "shipment", "shipments", "sale", "sales"})
+CONCEPT_OBJECT_PREDICATES = frozenset(
+    {"produces", "restrictsExportsOf", "imposesTariffsOn", "nationalises", "regulates"}
+)
+HEDGE_AUX = frozenset({"could", "may", "might"})
+HEDGE_VERBS = frozenset(
+    "plan expect consider propose seek aim hope fear intend want may threaten warn "
+    "could would".split()
+)
+PASSIVE_STATE_VERBS = frozenset(
+    "locate base headquarter situate register incorporate list domicile".split()
+)
+OWN_VERBS = frozenset("own hold control acquire buy take purchase keep retain".split())
+QUANTITY_NOUNS = frozenset("% percent stake majority minority share portion half".split())
+LIST_NOUNS = frozenset("list blacklist catalogue catalog register registry".split())
+LIST_VERBS = frozenset("add place put include designate".split())
+# A dobj's prepositional phrase often belongs to the verb ("supplies X to B"): the small
+# parser attaches it to the noun, so these prepositions are read as verb slots as well.
+VERB_PREPS_ON_OBJECT = frozenset({"to", "from", "with", "into"})
+GENERIC_NOUNS = frozenset(
+    """thing things item items move step part rest way plan plans rule rules deal deals
+    project projects company companies group groups it this that which what one ones
+    amount amounts level levels number share shares most some many much all others
+    other""".split()
+)
+# Nouns naming a policy, measure or event: "China's export restrictions" acts as a thing of
+# its own in a sentence, distinct from the country that owns it.
+EVENT_NOUNS = frozenset(
+    """ban bans restriction restrictions control controls curb curbs tariff tariffs duty
+    duties sanction sanctions reform reforms policy policies law laws rule rules regulation
+    regulations strategy decision decree measure measures quota quotas embargo nationalisation
+    nationalization expropriation royalty royalties tax taxes drought droughts flood floods
+    strike strikes war conflict crisis shortage shortages outage outages dispute disputes
+    protest protests election listing moratorium""".split()
+)
+CONTRACT_NOUNS = frozenset({"contract", "tender", "order", "deal", "award", "concession"})
+
+
+KNOWN_VERBS = frozenset(lemma for lemmas, *_ in VERB_RULES for lemma in lemmas) | {
+    "be",
+    "have",
+    "say",
+    "become",
+    "remain",
+    "include",
+    "add",
+    "use",
+}
+
+# "it", "they", "the company": subjects that point back to an organisation named earlier.
+PRONOUNS = frozenset({"it", "they"})
+DEFINITE_REFS = frozenset(
+    "company group firm miner producer maker supplier buyer carrier operator manufacturer "
+    "processor trader importer exporter".split()
+)

@@ -1,0 +1,336 @@
+"""Typed relations from a dependency parse: who does what to whom, in plain English.
+
+Pure over a parsed spaCy sentence and its entity mentions (no I/O). For each verb the
+rules find its subject (inherited through "agreed to supply", relative clauses and
+coordinated verbs) and the entities in its object slots (direct object, "to"/"from"/
+"with"/"in"/"on" phrases, the agent of a passive), then name the relation from the verb's
+lemma and the slot (`VERB_RULES`), or, when the object hangs off a relational noun
+("holds a stake in", "signed an offtake agreement with", "completed its acquisition of",
+"banned exports of"), from that noun (`NOUN_RULES`). Appositions and possessives carry
+nominal relations too ("Uranium One, a Rosatom subsidiary"; "Rio Tinto's acquisition of
+Arcadium"). A negated verb yields no relation; a modal or a verb of intention marks it
+hedged. Coordinated entities ("affect Ganfeng, Tianqi and CATL") each get the relation.
+
+Where a product or commodity is the object ("banned exports of raw lithium ore") and no
+entity was named, the noun phrase itself becomes a concept object for the predicates in
+`CONCEPT_OBJECT_PREDICATES`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from activities.nlp import Mention
+from activities.relation_lexicon import (
+    COMPOUND_OVERRIDES,
+    CONCEPT_OBJECT_PREDICATES,
+    CONTRACT_NOUNS,
+    DEFINITE_REFS,
+    EXPORT_NOUNS,
+    HEDGE_AUX,
+    HEDGE_VERBS,
+    KNOWN_VERBS,
+    LIST_NOUNS,
+    LIST_VERBS,
+    NOUN_RULES,
+    OWN_VERBS,
+    PASSIVE_STATE_VERBS,
+    PRONOUNS,
+    QUANTITY_NOUNS,
+    RESTRICTING_VERBS,
+    VERB_PREPS_ON_OBJECT,
+    VERB_RULES,
+)
+from activities.sentence_view import SentenceView
+
+
+@dataclass(frozen=True)
+class Relation:
+    subject: Mention
+    predicate: str
+    object: Mention
+    negated: bool = False
+    hedged: bool = False
+    method: str = "dependency"
+    cue: str = ""
+
+
+def _refers_back(tok: Any) -> bool:
+    if tok.lower_ in PRONOUNS:
+        return True
+    return (
+        tok.pos_ == "NOUN"
+        and tok.lemma_.lower() in DEFINITE_REFS
+        and any(c.dep_ == "det" and c.lower_ == "the" for c in tok.children)
+    )
+
+
+def _lemma(tok: Any) -> str:
+    return tok.lemma_.lower()
+
+
+def _subjects(sent: SentenceView, verb: Any, depth: int = 0) -> list[Any]:
+    """Subject heads of `verb`, inherited from the governing verb where English omits them."""
+    subj = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass", "csubj")]
+    if subj and all(s.tag_ in ("WDT", "WP") for s in subj) and verb.dep_ == "relcl":
+        return [verb.head]  # "CATL, which buys ..." -> CATL
+    if subj or depth > 3:
+        return subj
+    if verb.dep_ in ("xcomp", "conj", "advcl") and verb.head.pos_ in ("VERB", "AUX"):
+        return _subjects(sent, verb.head, depth + 1)
+    if verb.dep_ == "acl" and verb.head.pos_ in ("NOUN", "PROPN"):
+        return []
+    return []
+
+
+def _is_passive(verb: Any) -> bool:
+    return any(c.dep_ in ("nsubjpass", "auxpass") for c in verb.children)
+
+
+def _negated(verb: Any) -> bool:
+    t = verb
+    for _ in range(4):
+        if any(c.dep_ == "neg" for c in t.children):
+            return True
+        if t.dep_ not in ("xcomp", "conj", "ccomp") or t.head is t:
+            return False
+        t = t.head
+    return False
+
+
+def _hedged(verb: Any) -> bool:
+    if any(c.dep_ == "aux" and _lemma(c) in HEDGE_AUX for c in verb.children):
+        return True
+    t = verb
+    for _ in range(3):
+        if t.dep_ not in ("xcomp", "ccomp") or t.head is t:
+            return False
+        t = t.head
+        if _lemma(t) in HEDGE_VERBS:
+            return True
+    return False
+
+
+def _slots(verb: Any) -> list[tuple[str, Any]]:
+    """(slot, head token) of a verb's objects: dobj, dative, prepositions, particles."""
+    slots: list[tuple[str, Any]] = []
+    for c in verb.children:
+        if c.dep_ in ("dobj", "attr", "oprd"):
+            slots.append(("dobj", c))
+            slots.extend(_object_preps(c))
+        elif c.dep_ == "dative":
+            slots.append(("dative", c))
+            slots.extend(("dative", g) for g in c.children if g.dep_ == "pobj")
+        elif c.dep_ == "prep":
+            for prep in [c, *[g for g in c.children if g.dep_ == "conj" and g.dep_ != "pobj"]]:
+                slots.extend((_lemma(prep), g) for g in prep.children if g.dep_ == "pobj")
+        elif c.dep_ == "agent":
+            slots.extend(("agent", g) for g in c.children if g.dep_ == "pobj")
+        elif c.dep_ == "prt":
+            slots.extend((_lemma(c), g) for g in verb.children if g.dep_ == "dobj")
+    return slots
+
+
+def _object_preps(noun: Any, depth: int = 0) -> list[tuple[str, Any]]:
+    """Verb-like prepositions hanging off an object ("buys all of its heparin from X")."""
+    out: list[tuple[str, Any]] = []
+    for prep in _preps(noun):
+        lemma = _lemma(prep)
+        for g in prep.children:
+            if g.dep_ != "pobj":
+                continue
+            if lemma in VERB_PREPS_ON_OBJECT:
+                out.append((lemma, g))
+            elif lemma == "of" and depth < 2:
+                out.extend(_object_preps(g, depth + 1))
+    return out
+
+
+def _preps(tok: Any) -> list[Any]:
+    """Prepositions attached to `tok`, with coordinated ones ("for SQM and for Albemarle")."""
+    out = []
+    for c in tok.children:
+        if c.dep_ == "prep":
+            out.append(c)
+            out.extend(g for g in c.children if g.dep_ == "conj" and g.pos_ == "ADP")
+    return out
+
+
+def _verb_rule(lemma: str, slot: str, family: str) -> tuple[str, bool] | None:
+    for lemmas, slots, predicate, swap, families in VERB_RULES:
+        if lemma in lemmas and slot in slots and (not families or family in families):
+            return predicate, swap
+    return None
+
+
+def _noun_predicate(noun: Any, prep: str, verb_lemma: str = "") -> tuple[str, bool] | None:
+    lemma = _lemma(noun)
+    for child in noun.children:
+        if child.dep_ in ("compound", "amod"):
+            override = COMPOUND_OVERRIDES.get((_lemma(child), lemma))
+            if override is not None:
+                return override, False
+    if lemma in EXPORT_NOUNS and prep == "of" and verb_lemma in RESTRICTING_VERBS:
+        return "restrictsExportsOf", False
+    return NOUN_RULES.get((lemma, prep))
+
+
+def _nominal_objects(sent: SentenceView, noun: Any, verb_lemma: str) -> list[tuple[str, bool, Any]]:
+    """(predicate, swap, object head) reached through a relational noun's prepositions."""
+    out = []
+    for prep in _preps(noun):
+        rule = _noun_predicate(noun, _lemma(prep), verb_lemma)
+        if rule is None and verb_lemma in OWN_VERBS and _lemma(noun) in QUANTITY_NOUNS:
+            rule = ("ownsStakeIn", False) if _lemma(prep) == "of" else None
+        if rule is None:
+            continue
+        out.extend((rule[0], rule[1], g) for g in prep.children if g.dep_ == "pobj")
+    return out
+
+
+def _list_predicate(list_noun: Any) -> str:
+    """What putting something on a list means: export controls, sanctions, or regulation."""
+    words = {_lemma(t) for t in list_noun.subtree}
+    if words & {"export", "exports"}:
+        return "restrictsExportsOf"
+    if words & {"sanction", "sanctions", "entity", "blacklist"}:
+        return "sanctions"
+    return "regulates"
+
+
+def _emit(
+    out: list[Relation],
+    sent: SentenceView,
+    subjects: list[Mention],
+    predicate: str,
+    swap: bool,
+    obj_tok: Any,
+    flags: tuple[bool, bool],
+    cue: str,
+) -> None:
+    objects = sent.entities_at(obj_tok)
+    if not objects and predicate in CONCEPT_OBJECT_PREDICATES:
+        objects = sent.concept_at(obj_tok)
+    for s in subjects:
+        for o in objects:
+            if s.name == o.name or (s.start, s.end) == (o.start, o.end):
+                continue
+            subj, obj = (o, s) if swap else (s, o)
+            out.append(Relation(subj, predicate, obj, flags[0], flags[1], "dependency", cue))
+
+
+def _from_verb(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
+    passive = _is_passive(verb)
+    lemma = _lemma(verb)
+    flags = (_negated(verb), _hedged(verb))
+    subj_heads = _subjects(sent, verb)
+    slots = _slots(verb)
+    if passive:
+        agents = [t for slot, t in slots if slot == "agent"]
+        if agents:
+            # "X is supplied by Y": Y acts, X takes the object slot.
+            slots = [(s, t) for s, t in slots if s != "agent"] + [("dobj", t) for t in subj_heads]
+            subj_heads = agents
+        elif lemma not in PASSIVE_STATE_VERBS:
+            return  # "concentrate is shipped to B": the shipper is not named
+    subjects = [m for h in subj_heads for m in sent.entities_at(h)]
+    if not subjects and any(_refers_back(h) for h in subj_heads):
+        subjects = sent.antecedent(verb)
+    if not subjects and verb.dep_ == "relcl":
+        # "SQM is a Chilean producer ... that operates in X": the producer is SQM (the
+        # clause may hang off a noun inside the predicate: "producer of carbonate that").
+        head = verb.head
+        while head.dep_ in ("pobj", "prep") and head.head is not head:
+            head = head.head
+        if head.dep_ == "attr":
+            subjects = [m for c in head.head.children if c.dep_ == "nsubj"
+                        for m in sent.entities_at(c)]  # fmt: skip
+        elif head.dep_ == "appos":
+            subjects = sent.entities_at(head.head, via_noun=False)
+    if not subjects:
+        return
+    for slot, tok in slots:
+        # Objects named through a relational noun: "holds a stake in B".
+        if tok.i not in sent.owner and tok.pos_ in ("NOUN", "PROPN"):
+            for predicate, swap, obj_tok in _nominal_objects(sent, tok, lemma):
+                _emit(out, sent, subjects, predicate, swap, obj_tok, flags, f"{lemma} {tok.text}")
+            if lemma == "award" and _lemma(tok) in CONTRACT_NOUNS:
+                for prep in tok.children:
+                    if prep.dep_ == "prep" and _lemma(prep) == "to":
+                        for g in prep.children:
+                            _emit(out, sent, subjects, "awardsContractTo", False, g, flags, "award")
+        if lemma in LIST_VERBS and slot in ("to", "on") and _lemma(tok) in LIST_NOUNS:
+            predicate = _list_predicate(tok)
+            for dobj in [t for s_, t in slots if s_ == "dobj"]:
+                _emit(out, sent, subjects, predicate, False, dobj, flags, f"{lemma} to list")
+            continue
+        families = {m.family for m in sent.entities_at(tok)} or {"concept"}
+        for family in sorted(families):
+            rule = _verb_rule(lemma, slot, family)
+            if rule is None and lemma in ("award", "grant", "give") and slot in ("to", "dative"):
+                rule = ("awardsContractTo", False)
+            if rule is None and lemma in ("win", "secure", "receive", "land") and slot == "from":
+                rule = ("awardsContractTo", True)
+            if rule is None and slot == "dobj" and family != "concept" and lemma not in KNOWN_VERBS:
+                # A verb joins two entities but no typed relation fits: say only that.
+                rule = ("relatedTo", False)
+            if rule is None:
+                continue
+            objects = [m for m in sent.entities_at(tok) if m.family == family]
+            if family == "concept" and not objects:
+                if rule[0] not in CONCEPT_OBJECT_PREDICATES:
+                    continue
+                objects = sent.concept_at(tok)
+            for s in subjects:
+                for o in objects:
+                    if s.name == o.name:
+                        continue
+                    subj, obj = (o, s) if rule[1] else (s, o)
+                    out.append(
+                        Relation(subj, rule[0], obj, *flags, "dependency", f"{lemma} {slot}")
+                    )
+
+
+def _from_nouns(sent: SentenceView, out: list[Relation]) -> None:
+    """Appositions and possessives: 'X, a subsidiary of Y'; "Y's acquisition of X"."""
+    for tok in sent.sent:
+        if tok.pos_ not in ("NOUN", "PROPN") or tok.i in sent.owner:
+            continue
+        holders: list[Mention] = []
+        if tok.dep_ == "appos":
+            holders = sent.entities_at(tok.head, via_noun=False)
+        holders += [m for c in tok.children if c.dep_ == "poss" for m in sent.entities_at(c)]
+        if tok.dep_ == "attr" and tok.head.lemma_ == "be":
+            holders += [
+                m for c in tok.head.children if c.dep_ == "nsubj" for m in sent.entities_at(c)
+            ]
+        if not holders:
+            continue
+        for predicate, swap, obj_tok in _nominal_objects(sent, tok, ""):
+            _emit(out, sent, holders, predicate, swap, obj_tok, (False, False), tok.text)
+        # "Uranium One Group, a Rosatom subsidiary": the compound names the other end.
+        rule = NOUN_RULES.get((_lemma(tok), "of"))
+        if rule is not None and tok.dep_ == "appos":
+            for c in tok.children:
+                if c.dep_ in ("compound", "poss") and c.i in sent.owner:
+                    _emit(out, sent, holders, rule[0], rule[1], c, (False, False), tok.text)
+
+
+def relations_in(
+    sent: Any, mentions: list[Mention], before: list[Mention] | None = None
+) -> list[Relation]:
+    """Typed relations a parsed sentence states between its mentions (dependency rules).
+
+    `before`: the mentions of the text's earlier sentences, for "it" and "the company".
+    """
+    state = SentenceView(sent, mentions, before or [])
+    out: list[Relation] = []
+    for tok in sent:
+        if tok.pos_ == "VERB" or (tok.pos_ == "AUX" and tok.dep_ == "ROOT"):
+            _from_verb(state, tok, out)
+    _from_nouns(state, out)
+    unique: dict[tuple[str, str, str], Relation] = {}
+    for r in out:
+        unique.setdefault((r.subject.name, r.predicate, r.object.name), r)
+    return list(unique.values())

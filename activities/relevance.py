@@ -1,0 +1,140 @@
+"""How relevant a statement is to the user's question (pure: no I/O, clock or randomness).
+
+    base      = W_SENTENCE * semantic(max(cos(question, sentence), cos(question, claim)))
+              + W_PASSAGE  * semantic(cos(question, passage))
+              + W_LEXICAL  * lexical(question, sentence + title)
+    relevance = (1 - W_ANCHOR) * base + W_ANCHOR * anchor    when the question names entities
+                base                                          otherwise             in [0, 1]
+
+semantic(c)
+    the embedding cosine rescaled to [0, 1] between the model's `low` (what unrelated
+    English text scores) and `high` (a paraphrase-level match), clamped. Cosine scales
+    differ between embedding models, so each model has its own pair in `CALIBRATION`.
+lexical
+    the share of the question's content words (stems; question words, auxiliaries and
+    other function words left out) that the sentence or its document title contains. It
+    keeps a sentence that merely sounds like the question (same topic, other subject) from
+    passing on embeddings alone, and rewards the exact terms an analyst typed.
+anchor
+    1 when the claim is about an entity the question names ("Who are Tesla's suppliers?":
+    Tesla), 0.5 when its sentence mentions one, 0 otherwise: a question about named
+    entities is answered by facts about them.
+
+A statement below `RELEVANCE_FLOOR` is never proposed. The constants come from
+`bench/relevance_calibration.py`: searched on the odd-numbered labeled demo questions,
+checked on the even-numbered ones (statement level: precision 0.62 / recall 0.46 on the
+tuning half, 0.55 / 0.54 on the check half); the embedding term alone separated topics
+poorly (MiniLM puts any two "lithium" sentences close), so the exact words of the
+question weigh more.
+"""
+
+from __future__ import annotations
+
+import re
+
+W_SENTENCE = 0.4
+W_PASSAGE = 0.0
+W_LEXICAL = 0.6
+W_ANCHOR = 0.3
+RELEVANCE_FLOOR = 0.45
+
+# (low, high) cosine per embedding model name (activities/embeddings.py `name`).
+CALIBRATION: dict[str, tuple[float, float]] = {
+    "all-MiniLM-L6-v2-int8": (0.20, 0.70),
+    # OpenAI's text-embedding-3 family scores unrelated text a little higher; not measured
+    # here (no network), set from its published similarity ranges.
+    "openai:text-embedding-3-small": (0.15, 0.65),
+    "openai:text-embedding-3-large": (0.12, 0.62),
+}
+DEFAULT_CALIBRATION = (0.20, 0.70)
+
+FUNCTION_WORDS = frozenset(
+    """a about above across after against all also am among an and any are as at be because
+    been before being below between both but by can could did do does doing during each
+    either for from had has have having how i if in into is it its itself just me more most
+    my no nor not now of off on once only or other our out over own same she should so some
+    such than that the their them then there these they this those through to too under
+    until up very was we were what when where which while who whom whose why will with
+    would you your""".split()
+)
+# Words that shape a question without naming its topic.
+QUESTION_WORDS = frozenset(
+    """list name tell show give find identify describe explain main key major biggest
+    largest top current recent currently recently today now new latest many much kind
+    kinds type types carry face faces facing exist exists""".split()
+)
+_WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
+
+
+def stem(word: str) -> str:
+    """A light English stem: enough to match 'suppliers'/'supplier', 'shortages'/'shortage'."""
+    w = word.lower().strip("'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 4 and w.endswith(("sses", "ches", "shes", "xes")):
+        return w[:-2]
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
+def content_words(text: str) -> set[str]:
+    """Stems of the words that carry a text's topic."""
+    return {
+        stem(w)
+        for w in _WORD.findall(text.lower())
+        if w not in FUNCTION_WORDS and w not in QUESTION_WORDS and len(w) > 1
+    }
+
+
+def lexical(question: str, text: str) -> float:
+    """Share of the question's content words present in `text` (0.0 for a wordless question)."""
+    wanted = content_words(question)
+    if not wanted:
+        return 0.0
+    return len(wanted & content_words(text)) / len(wanted)
+
+
+def semantic(cosine: float, model: str) -> float:
+    """An embedding cosine on the model's calibrated [low, high] scale, clamped to [0, 1]."""
+    low, high = CALIBRATION.get(model, DEFAULT_CALIBRATION)
+    return min(1.0, max(0.0, (cosine - low) / (high - low)))
+
+
+def anchor(question_entities: set[str], ends: set[str], sentence: str) -> float | None:
+    """1 / 0.5 / 0 as documented; None when the question names no entity.
+
+    Entities are compared as normalised names or UALs (the caller's keys).
+    """
+    if not question_entities:
+        return None
+    if ends & question_entities:
+        return 1.0
+    text = f" {' '.join(_WORD.findall(sentence.lower()))} "
+    if any(f" {e} " in text for e in question_entities if not e.startswith("did:")):
+        return 0.5
+    return 0.0
+
+
+def relevance(
+    sentence_cos: float,
+    passage_cos: float,
+    lexical_share: float,
+    model: str,
+    anchored: float | None = None,
+) -> float:
+    """The module's formula, rounded to 3 decimals."""
+    score = (
+        W_SENTENCE * semantic(sentence_cos, model)
+        + W_PASSAGE * semantic(passage_cos, model)
+        + W_LEXICAL * min(1.0, max(0.0, lexical_share))
+    )
+    if anchored is not None:
+        score = (1 - W_ANCHOR) * score + W_ANCHOR * anchored
+    return round(score, 3)
+
+
+def is_relevant(score: float, floor: float = RELEVANCE_FLOOR) -> bool:
+    return score >= floor

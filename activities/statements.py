@@ -1,0 +1,146 @@
+"""The `extract_statements` tool: statements from texts, scored for relevance to the question.
+
+Reading is `activities/extraction.py`; relevance is `activities/relevance.py` over the
+embeddings of `activities/embeddings.py`. Statements below the relevance floor are left
+out of the answer (counted in `metadata.filtered`), so off-topic text never reaches
+enrichment; the rest come back most relevant first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from temporalio import activity
+
+from activities.common import Auditor, cap_results
+from activities.embeddings import Embedder
+from activities.extraction import read_statements
+from activities.extraction_patterns import Gazetteer
+from activities.nlp import Resolver, mentions_in, parse
+from activities.relevance import RELEVANCE_FLOOR, anchor, lexical, relevance
+from storage.dkg_index import normalise_name
+from workflows.predicates import sentence_for
+from workflows.tool_contracts import (
+    ExtractArgs,
+    ProvenanceItem,
+    Statement,
+    ToolMetadata,
+    ToolResponse,
+)
+
+MAX_STATEMENTS = 80
+
+
+def question_entities(query: str, gazetteer: Gazetteer, resolver: Resolver) -> set[str]:
+    """UALs and normalised names of the entities a question names."""
+    found = mentions_in(parse(query), gazetteer, resolver)
+    keys = {m.ual for m in found if m.ual}
+    return keys | {normalise_name(n) for m in found for n in (m.name, m.text) if normalise_name(n)}
+
+
+def score_relevance(
+    statements: list[Statement],
+    texts: dict[str, str],
+    query: str,
+    embedder: Embedder,
+    entities: set[str] | None = None,
+) -> None:
+    """Set each statement's relevance to `query` (in place). `texts`: source key -> text."""
+    if not query.strip() or not statements:
+        return
+    claims = [sentence_for(s.predicate, s.subject, s.object) for s in statements]
+    sentences = list(dict.fromkeys([*(s.sentence for s in statements), *claims]))
+    passages = list(dict.fromkeys(texts.values()))
+    vectors = embedder.embed([query, *sentences, *passages])
+    q = vectors[0]
+    sentence_cos = dict(zip(sentences, (vectors[1 : 1 + len(sentences)] @ q).tolist(), strict=True))
+    passage_cos = dict(zip(passages, (vectors[1 + len(sentences) :] @ q).tolist(), strict=True))
+    for st, claim in zip(statements, claims, strict=True):
+        passage = texts.get(_key(st), st.sentence)
+        context = f"{st.sentence} {st.sourceTitle or ''}"
+        own = max(float(sentence_cos[st.sentence]), float(sentence_cos[claim]))
+        ends = {st.subjectUal, st.objectUal} - {None}
+        ends |= {normalise_name(st.subject), normalise_name(st.object)}
+        st.relevance = relevance(
+            own,
+            float(passage_cos.get(passage, own)),
+            lexical(query, context),
+            embedder.name,
+            anchor(entities or set(), ends, st.sentence),  # type: ignore[arg-type]
+        )
+
+
+def _key(st: Statement) -> str:
+    return f"{st.source}#{st.passageId or ''}"
+
+
+class StatementActivities:
+    def __init__(self, dkg: Any, embedder: Embedder, auditor: Auditor) -> None:
+        self._dkg = dkg
+        self._embedder = embedder
+        self._audit = auditor
+        self._resolver: tuple[int, Resolver] | None = None
+
+    def _resolver_for(self, gazetteer: list[tuple[str, str, str]]) -> Resolver:
+        # The gazetteer only changes when assets are published; rebuild the map then.
+        key = hash(tuple(gazetteer[:50])) ^ len(gazetteer)
+        if self._resolver is None or self._resolver[0] != key:
+            self._resolver = (key, Resolver(gazetteer))
+        return self._resolver[1]
+
+    def extract(self, args: ExtractArgs) -> tuple[list[Statement], int, float | None]:
+        """(relevant statements best first, how many fell below the floor, best relevance)."""
+        gazetteer = self._dkg.gazetteer()
+        resolver = self._resolver_for(gazetteer)
+        statements: list[Statement] = []
+        texts: dict[str, str] = {}
+        for doc in args.documents:
+            found = read_statements(doc, gazetteer, resolver)
+            for st in found:
+                texts[_key(st)] = doc.text
+            statements.extend(found)
+        entities = question_entities(args.query, gazetteer, resolver) if args.query else set()
+        score_relevance(statements, texts, args.query, self._embedder, entities)
+        best = max((s.relevance for s in statements), default=None)
+        if args.query.strip():
+            kept = [s for s in statements if s.relevance >= RELEVANCE_FLOOR]
+        else:
+            kept = statements
+        kept.sort(key=lambda s: -s.relevance)
+        return kept[:MAX_STATEMENTS], len(statements) - len(kept), best
+
+    @activity.defn(name="extract_statements")
+    async def extract_statements(self, args: ExtractArgs) -> ToolResponse:
+        started = time.perf_counter()
+        kept, filtered, best = await asyncio.to_thread(self.extract, args)
+        rows = [s.model_dump(exclude_defaults=True) for s in kept]
+        capped, truncated = cap_results(rows)
+        blob = self._audit.overflow(rows) if truncated else None
+        elapsed = int((time.perf_counter() - started) * 1000)
+        self._audit.record(
+            "extract_statements", {"n": len(args.documents)}, len(rows), elapsed, True
+        )
+        return ToolResponse(
+            success=True,
+            results=capped,
+            provenance=[
+                ProvenanceItem(
+                    source=s.source,
+                    source_id=s.passageId,
+                    evidence_snippet=s.sentence[:200],
+                    evidence_score=s.relevance,
+                )
+                for s in kept[:50]
+            ],
+            metadata=ToolMetadata(
+                elapsed_ms=elapsed,
+                count=len(rows),
+                truncated=truncated,
+                blobRef=blob,
+                filtered=filtered,
+                relevanceFloor=RELEVANCE_FLOOR if args.query.strip() else None,
+                bestRelevance=best,
+            ),
+        )

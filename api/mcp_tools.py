@@ -1,0 +1,274 @@
+"""What the MCP tools do, whatever the transport: start and follow a run, decide, report.
+
+`api/mcp.py` registers these on an MCP server and says who is calling; everything here
+talks to Temporal exactly as the REST API and `kminer` do (`start_run`, the `workspace`
+query, the `decide` update), so a run started by an agent is the same durable run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal
+
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import BaseModel, ConfigDict, ValidationError
+from temporalio.client import (
+    Client,
+    WorkflowFailureError,
+    WorkflowHandle,
+    WorkflowUpdateFailedError,
+)
+from temporalio.service import RPCError, RPCStatusCode
+
+from activities import metrics
+from api.auth import Principal
+from kminer.runs import POLL_SECONDS, start_run
+from workflows.contracts import (
+    Candidate,
+    Decision,
+    DecisionResult,
+    KnowledgeMinerResponse,
+    MiningRequest,
+    Phase,
+    Workspace,
+)
+from workflows.mining import MiningWorkflow
+from workflows.review import jsonld_problem
+
+PRINCIPAL_MEMO = "principal"  # the same memo key the REST API writes and reads
+DECIDE_WAIT_SECONDS = 30.0  # long enough to publish to the embedded DKG, short for an agent
+
+Report = Callable[[str], Awaitable[None]]
+Admit = Callable[[str], float]  # the API's StartLimiter.take: seconds to wait, 0 to go
+Answer = dict[str, Any]
+
+
+class McpDecision(BaseModel):
+    """A reviewer decision as an agent sends it; the reviewer is who calls, never the body."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    candidateId: str
+    action: Literal["approve", "edit", "reject"]
+    asset: dict[str, Any] | None = None
+    reason: str | None = None
+
+
+def mining_request(query: str, tags: list[str], max_iterations: int, review: str) -> MiningRequest:
+    """The request as MiningRequest validates it, its own rule as the tool error."""
+    try:
+        return MiningRequest(
+            query=query, domainTags=tags, maxIterations=max_iterations, review=review
+        )
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'request'}: "
+            f"{e['msg'].removeprefix('Value error, ')}"
+            for e in exc.errors()
+        )
+        raise ToolError(problems) from None
+
+
+def _candidate_view(candidate: Candidate) -> Answer:
+    signals = candidate.asset.get("trustSignals") or {}
+    return {
+        "id": candidate.id,
+        "name": candidate.asset.get("name"),
+        "confidence": signals.get("confidence") if isinstance(signals, dict) else None,
+        "accepted": candidate.accepted,
+        "reasoning": candidate.reasoning,
+        "status": candidate.status,
+    }
+
+
+def review_view(ws: Workspace) -> Answer:
+    """What a reviewer needs to decide: the run, its pending ids and every candidate."""
+    return {
+        "runId": ws.runId,
+        "phase": ws.phase.value,
+        "pendingApprovals": ws.pendingApprovals,
+        "candidates": [_candidate_view(c) for c in ws.candidates],
+    }
+
+
+def status_view(ws: Workspace) -> Answer:
+    view: Answer = {
+        "runId": ws.runId,
+        "phase": ws.phase.value,
+        "todos": [t.model_dump() for t in ws.todos],
+        "pendingApprovals": ws.pendingApprovals,
+    }
+    if ws.answer is not None and ws.answer.text:
+        view["answer"] = ws.answer.model_dump(mode="json")
+    if ws.errors:
+        view["errors"] = ws.errors
+    return view
+
+
+def response_view(result: KnowledgeMinerResponse) -> Answer:
+    return result.model_dump(mode="json")
+
+
+class ProgressLines:
+    """Only what changed since the last look, as lines (kminer.runs.Progress, for agents)."""
+
+    def __init__(self) -> None:
+        self._phases_seen = 0
+        self._todos: set[tuple[str, str, str]] = set()
+
+    def changes(self, ws: Workspace) -> list[str]:
+        # The history, not the current phase: a fast phase must not go unreported.
+        lines = [f"phase {p.value}" for p in ws.phaseHistory[self._phases_seen :]]
+        self._phases_seen = max(self._phases_seen, len(ws.phaseHistory))
+        for todo in ws.todos:
+            key = (todo.agent, todo.content, todo.status)
+            if key not in self._todos:
+                self._todos.add(key)
+                lines.append(f"{todo.agent}: {todo.content} [{todo.status}]")
+        return lines
+
+
+async def _workspace(handle: WorkflowHandle) -> Workspace | None:
+    try:
+        return await handle.query(MiningWorkflow.workspace)
+    except RPCError as exc:
+        if exc.status == RPCStatusCode.NOT_FOUND:
+            raise ToolError(f"no run {handle.id}") from None
+        return None  # a query can race the run's first task: look again next time
+    except Exception:  # noqa: BLE001  (a failed query is retried on the next poll)
+        return None
+
+
+async def _show(ws: Workspace | None, lines: ProgressLines, report: Report) -> None:
+    for line in lines.changes(ws) if ws is not None else []:
+        await report(line)
+
+
+async def watch(
+    handle: WorkflowHandle,
+    report: Report,
+    *,
+    until_review: bool = False,
+    timeout: float | None = None,
+) -> KnowledgeMinerResponse | Workspace | None:
+    """Poll the run like `kminer mine` does, reporting each change.
+
+    Ends with the response when the run completes, with the workspace when it reaches
+    REVIEW (`until_review`) or the `timeout` passes (None if it could not be read).
+    """
+    lines = ProgressLines()
+    result_task = asyncio.ensure_future(handle.result())
+    loop = asyncio.get_running_loop()
+    deadline = None if timeout is None else loop.time() + timeout
+    try:
+        while not result_task.done():
+            ws = await _workspace(handle)
+            await _show(ws, lines, report)
+            if until_review and ws is not None and ws.phase == Phase.REVIEW:
+                return ws
+            if deadline is not None and loop.time() >= deadline:
+                return ws
+            await asyncio.wait([result_task], timeout=POLL_SECONDS)
+        try:
+            result = result_task.result()
+        except WorkflowFailureError as exc:
+            raise ToolError(f"run {handle.id} ended without a result: {exc.cause or exc}") from None
+        await _show(await _workspace(handle), lines, report)
+        return result
+    finally:
+        # The run goes on in Temporal whatever happens to this call.
+        result_task.cancel()
+
+
+class MinerTools:
+    """The three tools against one Temporal client and task queue."""
+
+    def __init__(self, client: Client, task_queue: str, admit: Admit | None = None) -> None:
+        self._client = client
+        self._task_queue = task_queue
+        self._admit = admit
+
+    async def mine(self, who: Principal, request: MiningRequest, report: Report) -> Answer:
+        # The API's per-principal limit on run starts holds for its MCP endpoint too.
+        wait = self._admit(who.sub) if self._admit is not None else 0.0
+        if wait > 0:
+            raise ToolError(f"too many runs started by {who.sub}: retry in {math.ceil(wait)} s")
+        try:
+            handle = await start_run(
+                self._client, self._task_queue, request, memo={PRINCIPAL_MEMO: who.sub}
+            )
+        except RPCError as exc:
+            raise ToolError(f"Temporal refused the run: {exc.message}") from None
+        metrics.RUNS_STARTED.inc()
+        await report(f"run {handle.id} started (thread {request.threadId})")
+        outcome = await watch(handle, report, until_review=request.review == "required")
+        if isinstance(outcome, KnowledgeMinerResponse):
+            return response_view(outcome)
+        assert outcome is not None  # watch returns a workspace only once it could read one
+        return review_view(outcome)
+
+    async def decide(
+        self, who: Principal, run_id: str, decisions: list[McpDecision], report: Report
+    ) -> Answer:
+        if not who.at_least("reviewer"):
+            raise ToolError(f"role {who.role!r} may not decide: needs 'reviewer'")
+        signed = [_signed(d, who) for d in decisions]
+        handle = self._client.get_workflow_handle_for(MiningWorkflow.run, run_id)
+        try:
+            results = await handle.execute_update(MiningWorkflow.decide, signed)
+        except WorkflowUpdateFailedError as exc:
+            reason = getattr(exc.cause, "message", None) or str(exc.cause)
+            raise ToolError(f"decision refused: {reason}") from None
+        except RPCError as exc:
+            raise _rpc_tool_error(exc, run_id) from None
+        for decision in signed:
+            metrics.DECISIONS.labels(action=decision.action).inc()
+        return await self._after_decisions(handle, results, report)
+
+    async def _after_decisions(
+        self, handle: WorkflowHandle, results: list[DecisionResult], report: Report
+    ) -> Answer:
+        """The completed run's response if it finishes soon; otherwise where it stands."""
+        decided = [r.model_dump(mode="json") for r in results]
+        ws = await _workspace(handle)
+        if ws is not None and ws.phase == Phase.REVIEW and ws.pendingApprovals:
+            return {**review_view(ws), "decided": decided}  # more decisions are awaited
+        outcome = await watch(handle, report, timeout=DECIDE_WAIT_SECONDS)
+        if isinstance(outcome, KnowledgeMinerResponse):
+            return response_view(outcome)
+        view = status_view(outcome) if outcome is not None else {"runId": handle.id}
+        return {**view, "decided": decided}
+
+    async def status(self, who: Principal, run_id: str) -> Answer:
+        handle = self._client.get_workflow_handle_for(MiningWorkflow.run, run_id)
+        if not who.at_least("reviewer"):
+            await self._check_owner(handle, who)
+        ws = await _workspace(handle)
+        if ws is None:
+            raise ToolError(f"run {run_id} cannot be read yet; try again")
+        return status_view(ws)
+
+    @staticmethod
+    async def _check_owner(handle: WorkflowHandle, who: Principal) -> None:
+        """A miner sees only its own runs; any other run does not exist for it."""
+        try:
+            memo = await (await handle.describe()).memo()
+        except RPCError as exc:
+            raise _rpc_tool_error(exc, handle.id) from None
+        if memo.get(PRINCIPAL_MEMO) != who.sub:
+            raise ToolError(f"no run {handle.id}")
+
+
+def _signed(decision: McpDecision, who: Principal) -> Decision:
+    """Refused here, like the API does, before Temporal's converter sees a bad asset."""
+    if decision.asset is not None and (problem := jsonld_problem(decision.asset)):
+        raise ToolError(f"edited asset for {decision.candidateId} is invalid JSON-LD: {problem}")
+    return Decision(**decision.model_dump(), reviewer=who.sub)
+
+
+def _rpc_tool_error(exc: RPCError, run_id: str) -> ToolError:
+    if exc.status == RPCStatusCode.NOT_FOUND:
+        return ToolError(f"no run {run_id}")
+    return ToolError(f"Temporal unavailable: {exc.message}")

@@ -1,0 +1,248 @@
+"""Quality of what the miner proposes, on labeled questions (bench/quality/*.json).
+
+    .venv/bin/python bench/quality.py                  # both sets through MiningWorkflow
+    .venv/bin/python bench/quality.py --set demo --show
+
+Each question runs as a real MiningWorkflow on the embedded stack (rules policy, review
+"auto", offline) in a fresh data dir per set; the held-out set first indexes its own
+documents (Markdown, text, HTML and PDF, the PDFs made from `*.pdf.txt` with fpdf2) with
+`kminer corpus add`, exactly as a user would. Figures, over claim candidates:
+
+  precision           claims matching a gold or acceptable fact of their question
+  recall              gold facts matched by some claim of their question
+  off_topic_rate      claims none of whose sources is relevant to the question
+  related_to_share    claims stating only `relatedTo`
+  new_entity_recall   labeled new entities proposed as entity candidates
+  no_evidence_publications   assets published for questions with no evidence
+
+`accepted_precision` / `accepted_recall` are the same over the claims validation accepted
+(what review "auto" publishes). The demo set's figures go to bench/results.json under
+`quality` (the held-out set's under `quality.heldout`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+warnings.filterwarnings("ignore")
+
+from bench.quality_labels import QUALITY_DIR, Question, claim_view, load  # noqa: E402
+
+TARGETS = {
+    "precision": (">=", 0.8),
+    "recall": (">=", 0.6),
+    "off_topic_rate": ("<=", 0.10),
+    "related_to_share": ("<=", 0.20),
+    "new_entity_recall": (">=", 0.5),
+    "no_evidence_publications": ("<=", 0),
+}
+RESULTS = Path(__file__).resolve().parent / "results.json"
+
+
+def make_pdfs(folder: Path, out: Path) -> list[Path]:
+    """Copy a held-out folder, turning each `*.pdf.txt` into a real PDF (first line title)."""
+    from fpdf import FPDF
+
+    out.mkdir(parents=True, exist_ok=True)
+    files = []
+    for path in sorted(folder.iterdir()):
+        if path.name.endswith(".pdf.txt"):
+            lines = path.read_text(encoding="utf-8").splitlines()
+            pdf = FPDF()
+            pdf.set_title(lines[0].strip())
+            pdf.add_page()
+            pdf.set_font("Helvetica", size=11)
+            body = "\n".join(lines).encode("latin-1", "replace").decode("latin-1")
+            pdf.multi_cell(0, 6, body)
+            target = out / path.name.removesuffix(".txt")
+            pdf.output(str(target))
+        else:
+            target = out / path.name
+            target.write_bytes(path.read_bytes())
+        files.append(target)
+    return files
+
+
+async def run_questions(data_dir: Path, questions: list[Question]) -> dict[str, dict[str, Any]]:
+    """question id -> {candidates, published, answer, seconds} through MiningWorkflow."""
+    from kminer.config import load_settings
+    from kminer.runs import start_run
+    from kminer.stack import embedded_stack
+    from workflows.contracts import MiningRequest
+
+    settings = load_settings(data_dir)
+    out: dict[str, dict[str, Any]] = {}
+    async with embedded_stack(settings, with_api=False) as stack:
+        for q in questions:
+            started = time.monotonic()
+            request = MiningRequest(query=q.query, domainTags=q.tags, review="auto")
+            handle = await start_run(stack.client, settings.task_queue, request)
+            result = await handle.result()
+            out[q.id] = {
+                "candidates": result.candidateAssets,
+                "published": len(result.publishedAssets),
+                "answer": result.answer.text,
+                "seconds": round(time.monotonic() - started, 2),
+            }
+    return out
+
+
+def _resolver(data_dir: Path) -> Any:
+    from storage.dkg_index import normalise_name
+    from storage.dkg_store import SEED_DIR, EmbeddedDkg
+
+    dkg = EmbeddedDkg(None)
+    dkg.ensure_seeded(SEED_DIR)
+    by_name: dict[str, set[str]] = {}
+    for label, ual, _ in dkg.gazetteer():
+        by_name.setdefault(normalise_name(label), set()).add(ual)
+    dkg.close()
+    return lambda name: by_name.get(normalise_name(name), set())
+
+
+def score(questions: list[Question], runs: dict[str, dict[str, Any]], show: bool) -> dict[str, Any]:
+    claims = matched = off_topic = related = 0
+    acc_claims = acc_matched = 0
+    gold_total = gold_found = acc_gold_found = 0
+    entity_total = entity_found = 0
+    no_evidence_published = 0
+    for q in questions:
+        run = runs[q.id]
+        views = []
+        entities = []
+        for c in run["candidates"]:
+            if c.get("candidateKind") == "entity":
+                entities.append(c)
+                continue
+            view = claim_view({"asset": c})
+            if view is None:
+                continue
+            view["accepted"] = c.get("reviewStatus") in ("approved", "published")
+            views.append(view)
+        if q.no_evidence:
+            no_evidence_published += run["published"]
+        facts = q.gold + q.acceptable
+        for v in views:
+            ok = any(f.matches(v) for f in facts)
+            claims += 1
+            matched += ok
+            off = not ({source_key(s) for s in v["sources"] if s} & q.relevant_sources)
+            off_topic += off
+            related += v["predicate"] == "relatedTo"
+            acc_claims += v["accepted"]
+            acc_matched += v["accepted"] and ok
+            if show:
+                mark = (
+                    ("✓" if ok else "✗") + ("A" if v["accepted"] else " ") + ("o" if off else " ")
+                )
+                print(f"   {mark} {v['name']}")
+        for f in q.gold:
+            gold_total += 1
+            found = any(f.matches(v) for v in views)
+            gold_found += found
+            if show and not found:
+                print(f"   MISSED {f.subject.names[0]} {sorted(f.predicates)} {f.object.names[0]}")
+            acc_gold_found += any(f.matches(v) for v in views if v["accepted"])
+        for e in q.new_entities:
+            entity_total += 1
+            names = [(c.get("name", ""), None) for c in entities] + [
+                (a, None) for c in entities for a in c.get("alternateName", [])
+            ]
+            entity_found += any(e.matches(n, u) for n, u in names)
+        if show:
+            print(f"{q.id} {q.query}\n   answer: {run['answer'][:300]}")
+
+    def ratio(a: int, b: int) -> float:
+        return round(a / b, 3) if b else 0.0
+
+    return {
+        "precision": ratio(matched, claims),
+        "recall": ratio(gold_found, gold_total),
+        "off_topic_rate": ratio(off_topic, claims),
+        "related_to_share": ratio(related, claims),
+        "new_entity_recall": ratio(entity_found, entity_total),
+        "no_evidence_publications": no_evidence_published,
+        "accepted_precision": ratio(acc_matched, acc_claims),
+        "accepted_recall": ratio(acc_gold_found, gold_total),
+        "claims": claims,
+        "accepted_claims": acc_claims,
+        "gold_facts": gold_total,
+        "questions": len(questions),
+        "seconds_per_question": round(
+            sum(r["seconds"] for r in runs.values()) / max(1, len(runs)), 2
+        ),
+    }
+
+
+def source_key(source: str) -> str:
+    """Labels name local files `file:<name>`; the index knows them by `file://` URI."""
+    if source.startswith("file:"):
+        return "file:" + source.rstrip("/").rsplit("/", 1)[-1]
+    return source
+
+
+def verdict(name: str, value: float) -> str:
+    if name not in TARGETS:
+        return ""
+    op, target = TARGETS[name]
+    ok = value >= target if op == ">=" else value <= target
+    return f"{op} {target}  {'PASS' if ok else 'FAIL'}"
+
+
+def run_set(name: str, show: bool) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix=f"kminer-quality-{name}-") as tmp:
+        data_dir = Path(tmp) / "data"
+        header, questions = load(name, _resolver(data_dir))
+        if header.get("corpus") == "heldout":
+            docs = make_pdfs(QUALITY_DIR / "heldout" / "docs", Path(tmp) / "docs")
+            kminer = Path(sys.executable).parent / "kminer"
+            done = subprocess.run(
+                [str(kminer), "corpus", "add", "--data-dir", str(data_dir), *map(str, docs)],
+                capture_output=True,
+                text=True,
+            )
+            if done.returncode != 0:
+                raise SystemExit(f"kminer corpus add failed: {done.stderr.strip()}")
+        runs = asyncio.run(run_questions(data_dir, questions))
+    return score(questions, runs, show)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--set", choices=["demo", "heldout", "all"], default="all")
+    parser.add_argument("--show", action="store_true", help="print every claim and answer")
+    parser.add_argument("--no-record", action="store_true", help="do not write results.json")
+    args = parser.parse_args()
+    names = ["demo", "heldout"] if args.set == "all" else [args.set]
+    figures = {n: run_set(n, args.show) for n in names}
+    for n, f in figures.items():
+        print(f"\n{n} ({f['questions']} questions, {f['claims']} claims, {f['gold_facts']} gold):")
+        for key, value in f.items():
+            print(f"  {key:26} {value:<8} {verdict(key, value)}")
+    if not args.no_record:
+        results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+        quality = dict(figures.get("demo") or results.get("quality", {}))
+        if "heldout" in figures:
+            quality["heldout"] = figures["heldout"]
+        elif "heldout" in results.get("quality", {}):
+            quality["heldout"] = results["quality"]["heldout"]
+        quality["measured"] = time.strftime("%Y-%m-%d")
+        quality["machine"] = f"{platform.machine()}, {platform.python_version()}, rules policy"
+        results["quality"] = quality
+        RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

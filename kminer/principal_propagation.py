@@ -1,0 +1,58 @@
+"""Carry the run's principal from the workflow to its activities in a header.
+
+The API names who started a run in the run's memo; the workflow copies it into
+a header on every activity it starts, and the activity side puts it in a
+context variable, so an audit row written deep inside a tool knows whom it
+acts for without every activity input growing a field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from temporalio import activity, workflow
+from temporalio.worker import (
+    ActivityInboundInterceptor,
+    ExecuteActivityInput,
+    Interceptor,
+    StartActivityInput,
+    WorkflowInboundInterceptor,
+    WorkflowInterceptorClassInput,
+    WorkflowOutboundInterceptor,
+)
+
+from activities.run_context import PRINCIPAL_HEADER, acting_for
+
+PRINCIPAL_MEMO = "principal"
+
+
+class _PrincipalOutbound(WorkflowOutboundInterceptor):
+    def start_activity(self, input: StartActivityInput) -> Any:
+        principal = workflow.memo_value(PRINCIPAL_MEMO, None, type_hint=str)
+        if isinstance(principal, str):
+            header = workflow.payload_converter().to_payload(principal)
+            input.headers = {**input.headers, PRINCIPAL_HEADER: header}
+        return super().start_activity(input)
+
+
+class _PrincipalWorkflowInbound(WorkflowInboundInterceptor):
+    def init(self, outbound: WorkflowOutboundInterceptor) -> None:
+        super().init(_PrincipalOutbound(outbound))
+
+
+class _PrincipalActivityInbound(ActivityInboundInterceptor):
+    async def execute_activity(self, input: ExecuteActivityInput) -> Any:
+        payload = input.headers.get(PRINCIPAL_HEADER)
+        principal = activity.payload_converter().from_payload(payload, str) if payload else None
+        with acting_for(principal):
+            return await super().execute_activity(input)
+
+
+class PrincipalInterceptor(Interceptor):
+    def intercept_activity(self, next: ActivityInboundInterceptor) -> ActivityInboundInterceptor:
+        return _PrincipalActivityInbound(next)
+
+    def workflow_interceptor_class(
+        self, input: WorkflowInterceptorClassInput
+    ) -> type[WorkflowInboundInterceptor]:
+        return _PrincipalWorkflowInbound

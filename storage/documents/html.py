@@ -1,0 +1,113 @@
+"""HTML pages: readable body text and page metadata, with the standard library only.
+
+A saved web page is mostly chrome (scripts, navigation, footers). Only the text a
+reader would read is indexed, with block elements turned into blank-line
+paragraph breaks so the passage splitter still sees paragraphs.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+from storage.documents.text import ParsedDoc, date_from_match, decode_text, title_from_text
+
+_SKIPPED = frozenset(
+    {"script", "style", "noscript", "template", "nav", "header", "footer", "aside", "head"}
+)
+_BLOCKS = frozenset(
+    """p li h1 h2 h3 h4 h5 h6 div section article br tr blockquote pre ul ol table main
+    figure figcaption dl dt dd form hr address details summary caption""".split()
+)
+_CELLS = frozenset({"td", "th"})
+_DATE = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})")
+
+
+def iso_date(value: str | None) -> str | None:
+    """'2024-05-01T10:00:00Z' -> '2024-05-01'; None for anything that is not a real date."""
+    return date_from_match(_DATE.match(value or ""))
+
+
+class _PageParser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.paragraphs: list[str] = []
+        self._current: list[str] = []
+        self._skipping: list[str] = []
+        self._title: list[str] | None = None
+        self._h1: list[str] | None = None
+        self.title = ""
+        self.h1 = ""
+        self.urls: dict[str, str] = {}
+        self.dates: dict[str, str] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attr = {name.lower(): (value or "") for name, value in attrs}
+        self._metadata(tag, attr)
+        if tag == "title" and not self.title:
+            self._title = []
+        elif tag == "h1" and not self.h1:
+            self._h1 = []
+        if tag == "body" and "head" in self._skipping:
+            self._skipping.clear()  # an unclosed <head> ends where the body starts
+        if tag in _SKIPPED:
+            self._skipping.append(tag)
+        elif tag in _BLOCKS:
+            self._break()
+        elif tag in _CELLS:
+            self._current.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "title" and self._title is not None:
+            self.title, self._title = " ".join("".join(self._title).split()), None
+        elif tag == "h1" and self._h1 is not None:
+            self.h1, self._h1 = " ".join("".join(self._h1).split()), None
+        if tag in self._skipping:
+            while self._skipping and self._skipping.pop() != tag:
+                pass
+        elif tag in _BLOCKS:
+            self._break()
+        elif tag in _CELLS:
+            self._current.append(" ")
+
+    def handle_data(self, data: str) -> None:
+        for sink in (self._title, self._h1):
+            if sink is not None:
+                sink.append(data)
+        if not self._skipping:
+            self._current.append(data)
+
+    def _metadata(self, tag: str, attr: dict[str, str]) -> None:
+        if tag == "link" and "canonical" in attr.get("rel", "").lower().split():
+            self.urls.setdefault("canonical", attr.get("href", "").strip())
+        elif tag == "meta":
+            key = (attr.get("property") or attr.get("name") or "").lower()
+            if key in ("og:url", "article:published_time", "date"):
+                target = self.urls if key == "og:url" else self.dates
+                target.setdefault(key, attr.get("content", "").strip())
+        elif tag == "time" and attr.get("datetime"):
+            self.dates.setdefault("time", attr["datetime"])
+
+    def _break(self) -> None:
+        text = " ".join("".join(self._current).split())
+        if text:
+            self.paragraphs.append(text)
+        self._current = []
+
+    def close(self) -> None:
+        super().close()
+        self._break()
+
+
+def read_html(path: Path, raw: bytes) -> ParsedDoc:
+    page = _PageParser()
+    page.feed(decode_text(raw))
+    page.close()
+    content = "\n\n".join(page.paragraphs)
+    url = page.urls.get("canonical") or page.urls.get("og:url") or path.resolve().as_uri()
+    published = None
+    for key in ("article:published_time", "date", "time"):
+        published = published or iso_date(page.dates.get(key))
+    title = page.title or page.h1 or title_from_text(content, path.stem)
+    return ParsedDoc(url, title, published, content)

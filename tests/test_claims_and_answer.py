@@ -1,0 +1,167 @@
+"""Candidate JSON-LD, contradiction records, the answer and relinking (pure parts)."""
+
+from __future__ import annotations
+
+from activities.answer import compose_answer
+from activities.claims import claim_asset, contradiction_records, entity_asset, fact_id
+from activities.enrichment import Fact, group_facts, select
+from activities.entities import EntityRef, EntityResolver
+from workflows.contracts import Candidate, ContradictionRecord, Decision
+from workflows.jsonld import validate_asset
+from workflows.relink import relinked
+from workflows.review import resolve_contradictions
+from workflows.tool_contracts import AnswerArgs, EvidenceItem, Statement
+
+U = "did:dkg:otp:20430/0xcdb/"
+GAZ = [
+    ("Tianqi Lithium", U + "1", "Corporation"),
+    ("CATL", U + "2", "Corporation"),
+    ("Talison Lithium", U + "3", "Corporation"),
+    ("Albemarle", U + "4", "Corporation"),
+]
+
+
+def st(subject: str, predicate: str, obj: str, source: str, **kw: object) -> Statement:
+    return Statement(subject=subject, predicate=predicate, object=obj, source=source,
+                     sentence=f"{subject} {predicate} {obj}.", relevance=0.8, **kw)  # fmt: skip
+
+
+def test_the_same_fact_from_two_sources_is_one_candidate_with_both_items() -> None:
+    facts = group_facts(
+        [st("Tianqi Lithium", "supplies", "CATL", "https://a.org/1", subjectType="Corporation",
+            objectType="Corporation"),
+         st("Tianqi Lithium", "supplies", "CATL", "https://b.org/2", subjectType="Corporation",
+            objectType="Corporation")],
+        EntityResolver(GAZ, {}),
+    )  # fmt: skip
+    assert len(facts) == 1 and facts[0].independent_sources == 2
+    asset, triplets = claim_asset(facts[0], ["supply_chain"], "who supplies CATL?", "2026-11-23")
+    validate_asset(asset)
+    assert asset["@type"] == "Claim" and asset["name"] == "Tianqi Lithium supplies CATL"
+    assert asset["about"]["@id"] == U + "1"
+    assert asset["about"]["dkg:supplies"] == {
+        "@type": "Corporation",
+        "name": "CATL",
+        "@id": U + "2",
+    }
+    assert asset["linkedAssets"] == [U + "1", U + "2"]
+    assert [e["source"] for e in asset["provenance"]["evidence"]] == [
+        "https://a.org/1", "https://b.org/2"
+    ]  # fmt: skip
+    assert triplets[0] == {
+        "subject": "Tianqi Lithium",
+        "predicate": "supplies",
+        "object": "CATL",
+        "source": "https://a.org/1",
+        "kind": "knowledge",
+    }
+    assert {t["kind"] for t in triplets[1:]} == {"provenance"}
+
+
+def test_a_negating_source_and_conflicting_candidates_are_flagged() -> None:
+    resolver = EntityResolver(GAZ, {})
+    facts = group_facts(
+        [st("Talison Lithium", "subsidiaryOf", "Tianqi Lithium", "https://a.org/1"),
+         st("Talison Lithium", "subsidiaryOf", "Albemarle", "https://b.org/2"),
+         st("Tianqi Lithium", "supplies", "CATL", "https://c.org/3"),
+         st("Tianqi Lithium", "supplies", "CATL", "https://d.org/4", negated=True)],
+        resolver,
+    )  # fmt: skip
+    records = contradiction_records(facts, "2026-11-23T00:00:00")
+    supply = next(f for f in facts if f.predicate == "supplies")
+    [against] = records[fact_id(supply)]
+    assert against["status"] == "flagged" and against["created_at"] == "2026-11-23T00:00:00"
+    assert against["contradiction_with"][0]["evidence"][0]["source"] == "https://d.org/4"
+    parents = [f for f in facts if f.predicate == "subsidiaryOf"]
+    for fact in parents:
+        [record] = records[fact_id(fact)]
+        other = next(f for f in parents if f is not fact)
+        assert record["contradiction_with"][0]["kg_fact_id"] == fact_id(other)
+        ContradictionRecord.model_validate(record)
+
+
+def test_a_reviewer_decision_resolves_flagged_records() -> None:
+    record = ContradictionRecord(
+        id="c1", subject={"id": "a", "name": "A"}, predicate="supplies",
+        object={"id": "b", "name": "B"},
+    )  # fmt: skip
+    candidate = Candidate(id="cand-1", asset={}, contradictions=[record])
+    resolve_contradictions(candidate, Decision(candidateId="cand-1", action="reject",
+                                               reviewer="auto"), "t0")  # fmt: skip
+    assert candidate.contradictions[0].status == "flagged"  # automatic: not a resolution
+    resolve_contradictions(
+        candidate, Decision(candidateId="cand-1", action="approve", reviewer="ana",
+                            reason="the filing is newer"), "2026-11-23T10:00:00",
+    )  # fmt: skip
+    done = candidate.contradictions[0]
+    assert (done.status, done.resolved_at) == ("resolved", "2026-11-23T10:00:00")
+    assert done.resolution_notes == "approve by ana: kept the candidate (the filing is newer)"
+
+
+def test_relatedto_gets_only_leftover_room() -> None:
+    typed = [
+        Fact("supplies", EntityRef(f"S{i}", "Thing"), EntityRef("O", "Thing")) for i in range(3)
+    ]
+    generic = [
+        Fact("relatedTo", EntityRef(f"R{i}", "Thing"), EntityRef("O", "Thing")) for i in range(5)
+    ]
+    assert select(typed + generic, 10) == typed + generic[:2]
+    assert select(typed + generic, 3) == typed
+
+
+def answer_of(candidates: list[dict], searched: int = 7) -> object:
+    return compose_answer(AnswerArgs(query="Who supplies CATL?", candidates=candidates,
+                                     sourcesSearched=searched))  # fmt: skip
+
+
+def candidate(cid: str, subject: str, obj: str, accepted: bool, **kw: object) -> dict:
+    asset = {"name": f"{subject} supplies {obj}", "about": {"name": subject, "dkg:supplies":
+             {"name": obj}}, "additionalProperty": {"name": "predicate", "value": "supplies"},
+             "provenance": {"sources": [f"https://www.{cid}.org/x"]},
+             "trustSignals": {"confidence": 0.8, "relevance": 0.9}}  # fmt: skip
+    return {"candidateId": cid, "kind": "claim", "asset": asset, "accepted": accepted,
+            "status": "approved" if accepted else "rejected", **kw}  # fmt: skip
+
+
+def test_the_answer_cites_only_accepted_candidates() -> None:
+    answer = answer_of(
+        [candidate("c1", "Tianqi Lithium", "CATL", True),
+         candidate("c2", "Tianqi Lithium", "BYD", True),
+         candidate("c3", "Albemarle", "CATL", False)]
+    )  # fmt: skip
+    assert answer.evidenceFound  # type: ignore[attr-defined]
+    [sentence] = answer.sentences  # type: ignore[attr-defined]
+    assert sentence.text == "Tianqi Lithium supplies CATL and BYD [c1, c2; c1.org, c2.org]."
+    assert "Albemarle" not in answer.text  # type: ignore[attr-defined]
+
+
+def test_with_nothing_relevant_the_answer_says_so() -> None:
+    none = answer_of([], 12)
+    assert none.text.startswith("No evidence found: nothing in the 12 source(s)")  # type: ignore[attr-defined]
+    assert not none.evidenceFound and none.sentences == []  # type: ignore[attr-defined]
+    weak = answer_of([candidate("c3", "Albemarle", "CATL", False)])
+    assert weak.text.startswith("No answer can be given with confidence")  # type: ignore[attr-defined]
+
+
+def test_facts_already_in_the_dkg_are_cited_by_their_assets() -> None:
+    known = candidate("c4", "Tianqi Lithium", "CATL", False, knownInDkg=[U + "9"])
+    answer = answer_of([known])
+    assert answer.sentences[0].alreadyInDkg  # type: ignore[attr-defined]
+    assert answer.sentences[0].sources == [U + "9"]  # type: ignore[attr-defined]
+
+
+def test_claims_link_published_entities_by_ual() -> None:
+    new_id = "urn:kminer:entity:organization:quokka-1"
+    end = EntityRef("Quokka Minerals", "Organization", new_id=new_id)
+    fact = Fact("supplies", end, EntityRef("CATL", "Corporation", ual=U + "2"))
+    fact.evidence.append(EvidenceItem(source="https://a.org/1", snippet="Quokka supplies CATL."))
+    claim, _ = claim_asset(fact, [], "q", "2026-11-23")
+    entity = entity_asset(end, [fact], [], "2026-11-23")
+    validate_asset(entity)
+    assert entity["@id"] == new_id and entity["subjectOf"] == [{"@id": claim["@id"]}]
+    linked = relinked(claim, {new_id: U + "77"})
+    assert linked["about"]["@id"] == U + "77" and linked["@id"] == claim["@id"]
+    assert linked["linkedAssets"] == [U + "2", U + "77"]
+    assert claim["about"]["@id"] == new_id  # the original is left alone
+    assert relinked(claim, {}) is claim
+    assert relinked(entity, {new_id: U + "77"})["@id"] == new_id  # its own id is its identity

@@ -1,0 +1,105 @@
+"""Entity resolution, new entities and DKG corroboration (activities/entities.py, evidence.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from activities.entities import EntityResolver, merge_aliases, new_entity_id
+from activities.evidence import DkgCorroborator, same_end
+from storage.dkg_store import SEED_DIR, EmbeddedDkg
+
+PREFIX = "did:dkg:otp:2043/0x5cac41237127f94c2d21dae0b14bfefa99880630/"
+
+
+@pytest.fixture(scope="module")
+def dkg() -> Iterator[EmbeddedDkg]:
+    store = EmbeddedDkg(None)
+    store.ensure_seeded(SEED_DIR)
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def resolver(dkg: EmbeddedDkg) -> EntityResolver:
+    return EntityResolver(dkg.gazetteer(), {"Tianqi": PREFIX + "196"})
+
+
+def ual_of(dkg: EmbeddedDkg, name: str) -> str:
+    return next(u for label, u, _ in dkg.gazetteer() if label == name)
+
+
+def test_names_resolve_by_alias_exact_spelling_first(dkg: EmbeddedDkg, resolver) -> None:
+    sqm = resolver.ref("SQM", "Organization", None)
+    assert sqm.ual == ual_of(dkg, "Sociedad Química y Minera de Chile S.A.")  # not "SQM S.A."
+    # No exact label: legal forms are dropped, the best-staked of the same name wins.
+    assert resolver.ref("Albemarle Corporation Ltd", "Organization", None).ual == ual_of(
+        dkg, "Albemarle Corporation"
+    )
+    assert resolver.ref("Tianqi", "Organization", None).ual == PREFIX + "196"  # a resolver link
+
+
+def test_a_phrase_names_a_dkg_event_or_product_of_its_kind(dkg: EmbeddedDkg, resolver) -> None:
+    reform = resolver.ref("Chile's royalty reform", "Event", None)
+    assert reform.name == "Chile lithium royalty reform proposal" and reform.ual
+    assert "Chile's royalty reform" in reform.aliases
+    # A thing never resolves to an event whose label happens to contain its words.
+    ore = resolver.ref("raw lithium ore", "DefinedTerm", None)
+    assert ore.ual is None and ore.new_id is None
+
+
+def test_unknown_proper_names_become_new_entities(resolver) -> None:
+    org = resolver.ref("Quokka Ridge Minerals", "Organization", None)
+    assert org.ual is None and org.new_id == new_entity_id("Quokka Ridge Minerals", "organization")
+    assert org.new_id.startswith("urn:kminer:entity:organization:quokka-ridge-minerals-")
+    assert resolver.ref("Ana Lima", "Person", None).new_id is None  # people are not proposed
+    assert resolver.ref("a royalty increase", "Event", None).new_id is None  # a phrase
+
+
+def test_short_long_and_acronym_forms_merge() -> None:
+    merged = merge_aliases(
+        [("Bikita", "place"), ("Bikita Minerals", "organization"), ("Cryon", "organization"),
+         ("Cryon Gas Technologies", "organization"), ("YLB", "organization"),
+         ("Yacimientos de Litio Bolivianos", "organization")]
+    )  # fmt: skip
+    assert merged["Cryon"] == "Cryon Gas Technologies"
+    assert merged["YLB"] == "Yacimientos de Litio Bolivianos"
+    assert merged["Bikita"] == "Bikita"  # another kind of thing: not merged
+
+
+def test_phrases_for_one_concept_match() -> None:
+    assert same_end("raw lithium ore", "unprocessed lithium ore")
+    assert not same_end("lithium ore", "lithium carbonate")
+    assert not same_end(PREFIX + "1", "lithium ore") and same_end(PREFIX + "1", PREFIX + "1")
+
+
+def test_a_dkg_description_corroborates_a_claim(dkg: EmbeddedDkg) -> None:
+    corroborator = DkgCorroborator(dkg, dkg.gazetteer(), lambda q, t: 0.7)
+    found = corroborator.corroborate(
+        "restrictsExportsOf",
+        (ual_of(dkg, "China"), "China"),
+        (None, "lithium extraction and refining technologies"),
+        "which governments restrict exports?",
+    )
+    event = ual_of(dkg, "China export restrictions on lithium processing technology")
+    assert [e.source for e in found.evidence] == [event]
+    assert found.evidence[0].kind == "dkg-text" and found.known_in == []
+    assert "export restriction catalogue" in (found.evidence[0].snippet or "")
+
+
+def test_a_fact_the_dkg_states_in_its_structure_is_known(dkg: EmbeddedDkg) -> None:
+    corroborator = DkgCorroborator(dkg, dkg.gazetteer(), lambda q, t: 0.7)
+    deal = ual_of(dkg, "Tianqi Lithium to CATL lithium supply agreement")
+    found = corroborator.corroborate(
+        "supplies",
+        (ual_of(dkg, "Tianqi Lithium Corporation"), "Tianqi Lithium"),
+        (ual_of(dkg, "Contemporary Amperex Technology Co., Limited"), "CATL"),
+        "who supplies CATL?",
+    )
+    assert deal in found.known_in
+    assert any(e.kind == "dkg-structure" and e.source == deal for e in found.evidence)
+    nothing = corroborator.corroborate(
+        "acquired", (ual_of(dkg, "Tesla, Inc."), "Tesla"), (None, "Quokka Ltd"), "q"
+    )
+    assert nothing.evidence == [] and nothing.known_in == []

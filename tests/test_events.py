@@ -1,0 +1,514 @@
+"""`GET /api/runs/{id}/events`: AG-UI events over SSE, against the real stack."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+from ag_ui.core import (
+    BaseEvent,
+    CustomEvent,
+    Event,
+    EventType,
+    RunErrorEvent,
+    RunFinishedEvent,
+    RunStartedEvent,
+    StateDeltaEvent,
+    StateSnapshotEvent,
+    StepFinishedEvent,
+    StepStartedEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
+from pydantic import TypeAdapter
+
+from api import events as events_route
+from api.events_stream import Cursor, json_patch
+from kminer.config import Settings
+from kminer.stack import Stack
+from workflows.mining import MiningWorkflow
+
+QUESTION = "Which suppliers of lithium carry geopolitical risk?"
+AG_UI_EVENT: TypeAdapter[Any] = TypeAdapter(Event)
+TIMEOUT = httpx.Timeout(30.0, read=90.0)
+RUN_SECONDS = 180
+
+
+# -- reading the stream ---------------------------------------------------------------
+
+
+class SseReader:
+    """Reads one SSE response in the background, each event parsed into its AG-UI model."""
+
+    def __init__(self, http: httpx.AsyncClient, path: str, headers: dict[str, str]) -> None:
+        self.received: list[tuple[str | None, BaseEvent]] = []
+        self.heartbeats = 0
+        self.status: int | None = None
+        self.content_type = ""
+        self._tick = asyncio.Event()
+        self._task = asyncio.create_task(self._read(http, path, headers))
+
+    async def _read(self, http: httpx.AsyncClient, path: str, headers: dict[str, str]) -> None:
+        try:
+            async with http.stream("GET", path, headers=headers) as response:
+                self.status = response.status_code
+                self.content_type = response.headers.get("content-type", "")
+                if response.status_code != 200:
+                    await response.aread()
+                    return
+                event_id: str | None = None
+                data: list[str] = []
+                async for line in response.aiter_lines():
+                    if line == "":
+                        if data:
+                            event = AG_UI_EVENT.validate_json("\n".join(data))
+                            self.received.append((event_id, event))
+                        event_id, data = None, []
+                    elif line.startswith(":"):
+                        self.heartbeats += 1
+                    elif line.startswith("id:"):
+                        event_id = line[3:].removeprefix(" ")
+                    elif line.startswith("data:"):
+                        data.append(line[5:].removeprefix(" "))
+                    self._tick.set()
+        finally:
+            self._tick.set()
+
+    @property
+    def events(self) -> list[BaseEvent]:
+        return [event for _, event in self.received]
+
+    def custom(self, name: str) -> list[CustomEvent]:
+        return [e for e in self.events if isinstance(e, CustomEvent) and e.name == name]
+
+    async def until(self, check: Callable[[], Any], timeout: float = RUN_SECONDS) -> None:
+        async def wait() -> None:
+            while True:
+                self._tick.clear()
+                if check():
+                    return
+                if self._task.done():
+                    self._task.result()
+                    raise AssertionError(f"the stream ended first: {self.events[-3:]}")
+                await self._tick.wait()
+
+        await asyncio.wait_for(wait(), timeout)
+
+    async def closed(self, timeout: float = RUN_SECONDS) -> None:
+        """The server ends the stream by itself."""
+        await asyncio.wait_for(asyncio.shield(self._task), timeout)
+
+    async def close(self) -> None:
+        self._task.cancel()
+        await asyncio.gather(self._task, return_exceptions=True)
+
+
+def events_path(run_id: str) -> str:
+    return f"/api/runs/{run_id}/events"
+
+
+async def start(http: httpx.AsyncClient, review: str, headers: dict[str, str] | None = None) -> str:
+    started = await http.post(
+        "/api/runs",
+        json={"query": QUESTION, "domainTags": ["supply_chain"], "review": review},
+        headers=headers,
+    )
+    assert started.status_code == 202, started.text
+    return started.json()["runId"]
+
+
+async def final_workspace(stack: Stack, run_id: str) -> dict[str, Any]:
+    handle = stack.client.get_workflow_handle(run_id)
+    return (await handle.query(MiningWorkflow.workspace)).model_dump(mode="json")
+
+
+# -- checking what arrived ----------------------------------------------------------
+
+
+def apply_patch(document: Any, ops: list[dict[str, Any]]) -> Any:
+    """RFC 6902 add / remove / replace, strictly: a path that does not resolve fails."""
+    document = copy.deepcopy(document)
+    for op in ops:
+        kind, value = op["op"], copy.deepcopy(op.get("value"))
+        tokens = [t.replace("~1", "/").replace("~0", "~") for t in op["path"].split("/")[1:]]
+        if not tokens:
+            assert kind == "replace", op
+            document = value
+            continue
+        parent = document
+        for token in tokens[:-1]:
+            parent = parent[int(token)] if isinstance(parent, list) else parent[token]
+        last = tokens[-1]
+        if isinstance(parent, list):
+            index = len(parent) if last == "-" else int(last)
+            if kind == "add":
+                assert 0 <= index <= len(parent), op
+                parent.insert(index, value)
+            elif kind == "remove":
+                assert 0 <= index < len(parent), op
+                del parent[index]
+            elif kind == "replace":
+                assert 0 <= index < len(parent), op
+                parent[index] = value
+            else:
+                raise AssertionError(f"unexpected op {op}")
+        elif kind == "add":
+            parent[last] = value
+        elif kind == "remove":
+            del parent[last]
+        elif kind == "replace":
+            assert last in parent, op
+            parent[last] = value
+        else:
+            raise AssertionError(f"unexpected op {op}")
+    return document
+
+
+def rebuilt_state(events: list[BaseEvent]) -> Any:
+    """The snapshot with every later delta applied, in order."""
+    state: Any = None
+    for event in events:
+        if isinstance(event, StateSnapshotEvent):
+            state = copy.deepcopy(event.snapshot)
+        elif isinstance(event, StateDeltaEvent):
+            assert state is not None, "a delta before any snapshot"
+            state = apply_patch(state, [op.model_dump(by_alias=True) for op in event.delta])
+    return state
+
+
+def same_json(a: Any, b: Any) -> bool:
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def phase_steps(events: list[BaseEvent]) -> list[str]:
+    return [
+        e.step_name
+        for e in events
+        if isinstance(e, StepStartedEvent) and not e.step_name.startswith("agent:")
+    ]
+
+
+def phase_of(events: list[BaseEvent], event: BaseEvent) -> str | None:
+    """The phase step open when `event` arrived."""
+    phase = None
+    for earlier in events[: events.index(event)]:
+        if isinstance(earlier, StepStartedEvent) and not earlier.step_name.startswith("agent:"):
+            phase = earlier.step_name
+        elif isinstance(earlier, StepFinishedEvent) and earlier.step_name == phase:
+            phase = None
+    return phase
+
+
+def check_steps(events: list[BaseEvent], resumed_open: tuple[str, ...] = ()) -> None:
+    """Steps pair up, phases never overlap, and subagent steps sit inside a phase."""
+    open_steps = list(resumed_open)
+    for event in events:
+        if isinstance(event, StepStartedEvent):
+            assert event.step_name not in open_steps, event
+            phases_open = [s for s in open_steps if not s.startswith("agent:")]
+            if event.step_name.startswith("agent:"):
+                assert len(phases_open) == 1, (event, open_steps)
+            else:
+                assert not open_steps, (event, open_steps)
+            open_steps.append(event.step_name)
+        elif isinstance(event, StepFinishedEvent):
+            assert event.step_name in open_steps, (event, open_steps)
+            open_steps.remove(event.step_name)
+        elif isinstance(event, RunFinishedEvent | RunErrorEvent):
+            assert not open_steps, open_steps
+
+
+def tool_calls(events: list[BaseEvent]) -> list[tuple[ToolCallStartEvent, dict[str, Any]]]:
+    """Every call as START, ARGS, END in a row with one id; its parsed arguments."""
+    calls = []
+    for i, event in enumerate(events):
+        if isinstance(event, ToolCallStartEvent):
+            args, end = events[i + 1], events[i + 2]
+            assert isinstance(args, ToolCallArgsEvent) and isinstance(end, ToolCallEndEvent)
+            assert args.tool_call_id == end.tool_call_id == event.tool_call_id
+            calls.append((event, json.loads(args.delta)))
+    assert len(calls) == sum(isinstance(e, ToolCallEndEvent) for e in events)
+    return calls
+
+
+def check_ids(received: list[tuple[str | None, BaseEvent]], after: int = 0) -> None:
+    cursors = [Cursor.parse(eid or "") for eid, _ in received]
+    assert all(c is not None for c in cursors), [eid for eid, _ in received]
+    assert [c.seq for c in cursors if c] == list(range(after + 1, after + 1 + len(cursors)))
+
+
+# -- the tests ----------------------------------------------------------------------
+
+
+async def test_an_auto_run_streams_its_workspace_as_ag_ui_events(stack: Stack, bearer: Any) -> None:
+    async with httpx.AsyncClient(
+        base_url=stack.api_url or "", headers=bearer(), timeout=TIMEOUT
+    ) as http:
+        run_id = await start(http, "auto")
+        reader = SseReader(http, events_path(run_id), {})
+        await reader.closed()
+        api_workspace = (await http.get(f"/api/runs/{run_id}")).json()
+    final = await final_workspace(stack, run_id)
+    events = reader.events
+    assert reader.status == 200 and reader.content_type.startswith("text/event-stream")
+    check_ids(reader.received)
+
+    first = events[0]
+    assert isinstance(first, RunStartedEvent)
+    assert (first.run_id, first.thread_id) == (run_id, "supply_chain")
+    assert isinstance(events[-1], RunFinishedEvent) and events[-1].run_id == run_id
+    assert events[-1].result["publishedAssets"] == final["publishedAssets"]
+    types = [e.type for e in events]
+    assert types.count(EventType.STATE_SNAPSHOT) == 1
+    assert types.index(EventType.STATE_SNAPSHOT) < types.index(EventType.STATE_DELTA)
+
+    expected = ["PLANNING", "DISCOVERY", "ENRICHMENT", "VALIDATION", "PUBLISHING", "COMPLETED"]
+    assert phase_steps(events) == final["phaseHistory"] == expected
+    check_steps(events)
+    agents = list(dict.fromkeys(t["agent"] for t in final["todos"]))
+    assert agents == ["discovery", "enrichment", "validation"]
+    started = [e.step_name for e in events if isinstance(e, StepStartedEvent)]
+    assert [s for s in started if s.startswith("agent:")] == [f"agent:{a}" for a in agents]
+
+    calls = tool_calls(events)
+    tasks = [args for start_event, args in calls if start_event.tool_call_name == "task"]
+    assert tasks == [
+        {"subagent_type": s["name"], "description": s["task"]} for s in final["spawnedSubagents"]
+    ]
+    last_todos: dict[str, Any] = {}
+    for start_event, args in calls:
+        if start_event.tool_call_name == "write_todos":
+            last_todos[start_event.metadata["agent"]] = args["todos"]
+    assert last_todos == {
+        agent: [
+            {"content": t["content"], "status": t["status"]}
+            for t in final["todos"]
+            if t["agent"] == agent
+        ]
+        for agent in agents
+    }
+
+    decisions = [e.value for e in reader.custom("decision")]
+    assert [d["candidateId"] for d in decisions] == [d["candidateId"] for d in final["decisions"]]
+    assert decisions and {d["reviewer"] for d in decisions} == {"auto"}
+    assert {phase_of(events, e) for e in reader.custom("decision")} == {"VALIDATION"}
+    published = [e.value for e in reader.custom("asset_published")]
+    assert published == final["publishedAssets"]
+    assert {phase_of(events, e) for e in reader.custom("asset_published")} == {"PUBLISHING"}
+    assert not reader.custom("review_requested")
+
+    rebuilt = rebuilt_state(events)
+    assert same_json(rebuilt, final)
+    assert same_json(rebuilt, api_workspace)
+
+
+async def test_a_review_request_and_the_decisions_arrive_as_custom_events(
+    stack: Stack, bearer: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(events_route, "HEARTBEAT_SECONDS", 0.5)
+    async with httpx.AsyncClient(
+        base_url=stack.api_url or "", headers=bearer(), timeout=TIMEOUT
+    ) as http:
+        run_id = await start(http, "required")
+        reader = SseReader(http, events_path(run_id), {})
+        await reader.until(lambda: reader.custom("review_requested"))
+        [requested] = reader.custom("review_requested")
+        pending = requested.value["pendingApprovals"]
+        assert pending and requested.value["new"] == pending
+        assert [c["id"] for c in requested.value["candidates"]] == pending
+
+        # Nothing changes while the run waits: the stream sends SSE comments.
+        beats = reader.heartbeats
+        await reader.until(lambda: reader.heartbeats > beats, timeout=30)
+
+        decided = await http.post(
+            f"/api/runs/{run_id}/decisions",
+            json=[{"candidateId": cid, "action": "reject", "reason": "test"} for cid in pending],
+            headers=bearer(role="reviewer", sub="rita"),
+        )
+        assert decided.status_code == 200, decided.text
+        await reader.closed()
+    final = await final_workspace(stack, run_id)
+    events = reader.events
+
+    assert sorted(pending) == sorted(c["id"] for c in final["candidates"])
+    decisions = reader.custom("decision")
+    assert [d.value["candidateId"] for d in decisions] == pending
+    for decision in decisions:
+        assert decision.value["action"] == "reject" and decision.value["reviewer"] == "rita"
+        assert decision.value["candidateStatus"] == "rejected"
+    assert events.index(requested) < events.index(decisions[0])
+    assert {phase_of(events, e) for e in [requested, *decisions]} == {"REVIEW"}
+    assert not reader.custom("asset_published")
+    assert isinstance(events[-1], RunFinishedEvent)
+    assert phase_steps(events) == [
+        "PLANNING",
+        "DISCOVERY",
+        "ENRICHMENT",
+        "VALIDATION",
+        "REVIEW",
+        "PUBLISHING",
+        "COMPLETED",
+    ]
+    check_steps(events)
+    check_ids(reader.received)
+    assert same_json(rebuilt_state(events), final)
+
+
+async def test_the_stream_is_guarded_like_the_run(stack: Stack, bearer: Any) -> None:
+    alice = bearer(role="miner", sub="alice")
+    async with httpx.AsyncClient(base_url=stack.api_url or "", timeout=TIMEOUT) as http:
+        unknown = await http.get(events_path("mine-doesnotexist"), headers=bearer())
+        assert unknown.status_code == 404
+        assert unknown.headers["content-type"].endswith("json")  # JSON, not a stream
+        assert unknown.json()["detail"] == "run mine-doesnotexist not found"
+
+        run_id = await start(http, "required", headers=alice)
+        anonymous = await http.get(events_path(run_id))
+        assert anonymous.status_code == 401
+        bob = await http.get(events_path(run_id), headers=bearer(role="miner", sub="bob"))
+        assert bob.status_code == 404 and bob.json()["detail"] == f"run {run_id} not found"
+        for allowed in (alice, bearer(role="reviewer", sub="rita")):
+            async with http.stream("GET", events_path(run_id), headers=allowed) as answer:
+                assert answer.status_code == 200
+        await http.post(f"/api/runs/{run_id}/cancel", headers=alice)
+
+
+async def test_a_canceled_run_ends_with_run_error(stack: Stack, bearer: Any) -> None:
+    async with httpx.AsyncClient(
+        base_url=stack.api_url or "", headers=bearer(), timeout=TIMEOUT
+    ) as http:
+        run_id = await start(http, "required")
+        reader = SseReader(http, events_path(run_id), {})
+        await reader.until(lambda: reader.custom("review_requested"))
+        assert (await http.post(f"/api/runs/{run_id}/cancel")).status_code == 202
+        await reader.closed()
+    events = reader.events
+    last = events[-1]
+    assert isinstance(last, RunErrorEvent) and last.code == "CANCELED"
+    assert not any(isinstance(e, RunFinishedEvent) for e in events)
+    assert phase_steps(events)[-2:] == ["REVIEW", "CANCELED"]
+    check_steps(events)
+    assert same_json(rebuilt_state(events), await final_workspace(stack, run_id))
+
+
+async def test_a_failed_run_ends_with_run_error_and_its_cause(
+    stack: Stack, bearer: Any, settings: Settings
+) -> None:
+    run_id = f"bad-{uuid.uuid4().hex[:8]}"
+    await stack.client.start_workflow(
+        "MiningWorkflow",
+        {"query": "lithium", "domainTags": ["no spaces allowed"]},
+        id=run_id,
+        task_queue=settings.task_queue,
+    )
+    async with httpx.AsyncClient(
+        base_url=stack.api_url or "", headers=bearer(), timeout=TIMEOUT
+    ) as http:
+        reader = SseReader(http, events_path(run_id), {})
+        await reader.closed()
+    events = reader.events
+    assert isinstance(events[0], RunStartedEvent) and isinstance(events[1], StateSnapshotEvent)
+    last = events[-1]
+    assert isinstance(last, RunErrorEvent) and last.code == "FAILED"
+    assert "invalid domain tag 'no spaces allowed'" in last.message
+    check_steps(events)
+
+
+async def test_a_reconnect_with_last_event_id_starts_with_a_fresh_snapshot(
+    stack: Stack, bearer: Any
+) -> None:
+    async with httpx.AsyncClient(
+        base_url=stack.api_url or "", headers=bearer(), timeout=TIMEOUT
+    ) as http:
+        run_id = await start(http, "required")
+        first = SseReader(http, events_path(run_id), {})
+        await first.until(lambda: first.custom("review_requested"))
+        await first.close()
+        last_id, _ = first.received[-1]
+        assert last_id is not None
+        seen = Cursor.parse(last_id)
+        assert seen is not None
+
+        second = SseReader(http, events_path(run_id), {"Last-Event-ID": last_id})
+        await second.until(lambda: second.custom("review_requested"))
+        assert isinstance(second.events[0], StateSnapshotEvent)
+        assert phase_steps(second.events) == [], "steps already seen are not sent again"
+        pending = second.custom("review_requested")[0].value["pendingApprovals"]
+        decided = await http.post(
+            f"/api/runs/{run_id}/decisions",
+            json=[{"candidateId": cid, "action": "reject"} for cid in pending],
+        )
+        assert decided.status_code == 200, decided.text
+        await second.closed()
+
+        # An id that is not one of ours, after the run ended: the snapshot, the whole story.
+        third = SseReader(http, events_path(run_id), {"Last-Event-ID": "not-an-id"})
+        await third.closed()
+    final = await final_workspace(stack, run_id)
+
+    events = second.events
+    assert not any(isinstance(e, RunStartedEvent) for e in events)
+    assert isinstance(events[-1], RunFinishedEvent)
+    check_ids(second.received, after=seen.seq)
+    check_steps(events, resumed_open=tuple(first_open_steps(first.events)))
+    assert phase_steps(events) == ["PUBLISHING", "COMPLETED"]
+    assert [d.value["candidateId"] for d in second.custom("decision")] == pending
+    assert same_json(rebuilt_state(events), final)
+
+    replay = third.events
+    assert isinstance(replay[0], StateSnapshotEvent) and isinstance(replay[-1], RunFinishedEvent)
+    assert not any(isinstance(e, RunStartedEvent) for e in replay)
+    assert phase_steps(replay) == final["phaseHistory"]
+    check_steps(replay)
+    assert {phase_of(replay, e) for e in third.custom("decision")} == {"REVIEW"}
+    assert same_json(replay[0].snapshot, final)
+
+
+def first_open_steps(events: list[BaseEvent]) -> list[str]:
+    open_steps: list[str] = []
+    for event in events:
+        if isinstance(event, StepStartedEvent):
+            open_steps.append(event.step_name)
+        elif isinstance(event, StepFinishedEvent):
+            open_steps.remove(event.step_name)
+    return open_steps
+
+
+# -- the pure parts -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        (
+            {"a~b/c": 1, "x": [1, 2, 3], "t": True, "n": 1, "gone": {"k": 1}},
+            {"a~b/c": 2, "x": [1], "t": 1, "n": 1.0, "new": {"k": None}},
+        ),
+        ({"l": [{"id": 1, "v": "a"}]}, {"l": [{"id": 1, "v": "b"}, {"id": 2}, [3]]}),
+        ({"x": None}, {"x": {"deep": [None, False, 0, ""]}}),
+        ([1, 2], {"now": "an object"}),
+        ({"same": [1, {"a": 2}]}, {"same": [1, {"a": 2}]}),
+    ],
+)
+def test_json_patch_turns_one_value_into_the_other(old: Any, new: Any) -> None:
+    ops = json_patch(old, new)
+    assert json.dumps(apply_patch(old, ops)) == json.dumps(new)
+    assert (ops == []) == (json.dumps(old) == json.dumps(new))
+    # The same patch through an independent RFC 6902 implementation, when one is around.
+    jsonpatch = pytest.importorskip("jsonpatch")
+    assert json.dumps(jsonpatch.apply_patch(old, ops)) == json.dumps(new)
+
+
+def test_an_event_id_is_a_cursor_and_anything_else_is_not() -> None:
+    cursor = Cursor(seq=12, phases=3, agents=2, open_agents=1, calls=1, decisions=4, published=0)
+    assert Cursor.parse(cursor.token()) == cursor
+    for bad in ("", "not-an-id", "1.2.3", "1.2.3.4.5.6.x", "1.2.1.2.0.0.0", "-1.0.0.0.0.0.0"):
+        assert Cursor.parse(bad) is None, bad
