@@ -17,6 +17,7 @@ from api.auth import TokenIssuer
 from api.limits import DEFAULT_MAX_BYTES, RequestLimits
 from api.mcp import mount_mcp
 from api.throttle import StartLimiter
+from api.workspace_reads import WorkspaceReader
 from kminer.telemetry import drain_metrics
 
 RUNS_BY_STATUS = Gauge("kminer_runs", "Mining runs known to Temporal, by status", ["status"])
@@ -69,6 +70,7 @@ def create_app(
     # Signs list cursors, so no forged page token reaches Temporal (api/run_listing.py).
     app.state.cursor_key = hashlib.sha256(b"kminer-run-cursor\n" + jwt_secret.encode()).digest()
     app.state.start_limiter = StartLimiter(runs_per_minute)
+    app.state.workspaces = WorkspaceReader()
     problems.install(app)
 
     @app.get("/healthz", tags=["health"])

@@ -31,7 +31,7 @@ from datetime import timedelta
 from typing import Annotated, Any
 
 from ag_ui.encoder import EventEncoder
-from fastapi import APIRouter, Header
+from fastapi import APIRouter, Header, Request
 from fastapi.responses import StreamingResponse
 from temporalio.client import WorkflowFailureError, WorkflowHandle
 from temporalio.service import RPCError, RPCStatusCode
@@ -40,7 +40,7 @@ from api.auth import Miner
 from api.deps import TemporalClient, rpc_http_error
 from api.events_stream import TERMINAL_PHASES, Cursor, Emitted, EventTracker
 from api.runs import owned
-from workflows.mining import MiningWorkflow
+from api.workspace_reads import WorkspaceReader
 
 POLL_SECONDS = 0.3
 HEARTBEAT_SECONDS = 15.0
@@ -55,8 +55,11 @@ router = APIRouter(prefix="/api/runs", tags=["runs"])
 class RunEvents:
     """One client's stream of one run."""
 
-    def __init__(self, handle: WorkflowHandle, last_event_id: str | None) -> None:
+    def __init__(
+        self, handle: WorkflowHandle, last_event_id: str | None, reader: WorkspaceReader
+    ) -> None:
         self.handle = handle
+        self.reader = reader
         self.resumed = last_event_id is not None
         cursor = Cursor.parse(last_event_id) if last_event_id else None
         self.tracker = EventTracker(handle.id, cursor)
@@ -69,7 +72,7 @@ class RunEvents:
     async def _workspace(self) -> dict[str, Any] | None:
         """The live workspace as JSON, or None while the query cannot answer."""
         try:
-            ws = await self.handle.query(MiningWorkflow.workspace, rpc_timeout=RPC_TIMEOUT)
+            ws = await self.reader.read(self.handle)
         except Exception:  # noqa: BLE001  (not started yet, no worker, Temporal away: try again)
             return None
         return ws.model_dump(mode="json")
@@ -154,6 +157,7 @@ class RunEvents:
 )
 async def run_events(
     run_id: str,
+    request: Request,
     client: TemporalClient,
     who: Miner,
     last_event_id: Annotated[str | None, Header()] = None,
@@ -164,7 +168,7 @@ async def run_events(
         await handle.describe()  # an unknown run is a 404 here, before the stream starts
     except RPCError as exc:
         raise rpc_http_error(exc, run_id) from exc
-    events = RunEvents(handle, last_event_id)
+    events = RunEvents(handle, last_event_id, request.app.state.workspaces)
     return StreamingResponse(
         events.stream(),
         media_type=events.encoder.get_content_type(),

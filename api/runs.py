@@ -187,13 +187,15 @@ def summary_of(wf: WorkflowExecution, owner: str | None) -> RunSummary:
     )
 
 
-@router.get("/{run_id}")
-async def get_run(run_id: str, client: TemporalClient, who: Miner) -> Workspace:
+@router.get("/{run_id}", response_model=Workspace)
+async def get_run(run_id: str, request: Request, client: TemporalClient, who: Miner) -> Response:
     handle = await owned(client, run_id, who)
     try:
-        return await handle.query(MiningWorkflow.workspace)
+        snapshot = await request.app.state.workspaces.snapshot(handle)
     except RPCError as exc:
         raise rpc_http_error(exc, run_id) from exc
+    # Rendered once per query for every reader sharing it (api/workspace_reads.py).
+    return Response(snapshot.json, media_type="application/json")
 
 
 @router.post("/{run_id}/decisions")

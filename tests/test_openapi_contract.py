@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from kminer.stack import Stack
+import pytest
+
+from kminer.config import Settings
+from kminer.stack import Stack, embedded_stack
 
 SCHEMATHESIS = Path(sys.executable).parent / "st"
 # The event stream holds its connection until the run ends; its contract is tested in
@@ -16,9 +21,18 @@ SCHEMATHESIS = Path(sys.executable).parent / "st"
 STREAMING = "/api/runs/{run_id}/events"
 
 
+@pytest.fixture
+async def own_stack(settings: Settings) -> AsyncIterator[Stack]:
+    """A stack with its own dev server: the shared one holds other tests' runs, whose
+    workers are gone, and a query to such a run is rightly a 503."""
+    async with embedded_stack(replace(settings, temporal_address=None)) as running:
+        yield running
+
+
 async def test_no_operation_answers_5xx_or_off_schema(
-    stack: Stack, bearer: Any, tmp_path: Path
+    own_stack: Stack, bearer: Any, tmp_path: Path
 ) -> None:
+    stack = own_stack
     token = bearer("admin", "schemathesis")["Authorization"]
     proc = await asyncio.create_subprocess_exec(
         str(SCHEMATHESIS),
