@@ -27,13 +27,13 @@ def visibility_query(
     """The list filter; every value is checked before it is quoted into the query."""
     clauses = [BASE_QUERY]
     if tag is not None:
-        if not TAG_PATTERN.match(tag):
+        if not TAG_PATTERN.fullmatch(tag):
             raise ValueError(f"invalid domain tag {tag!r}")
         clauses.append(f"{KM_TAGS.name} = '{tag}'")
     if phase is not None:
         clauses.append(f"{KM_PHASE.name} = '{Phase(phase).value}'")
     if principal is not None:
-        if not SAFE_VALUE.match(principal):
+        if not SAFE_VALUE.fullmatch(principal):
             raise ValueError(f"principal {principal!r} cannot be used in a visibility query")
         clauses.append(f"{KM_PRINCIPAL.name} = '{principal}'")
     return " AND ".join(clauses)
@@ -58,7 +58,7 @@ def decode_cursor(cursor: str | None, key: bytes) -> bytes | None:
         return None
     refused = BadCursor("cursor is not one this API returned")
     # The lenient decoder drops stray characters; a cursor must be pure base64url.
-    if not CURSOR.match(cursor):
+    if not CURSOR.fullmatch(cursor):
         raise refused
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))

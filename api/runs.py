@@ -148,7 +148,7 @@ async def list_runs(
             400, "tag and phase filters need the Km* search attributes, which this cluster lacks"
         )
     mine_only = not who.at_least("reviewer")
-    by_attribute = indexed and mine_only and SAFE_VALUE.match(who.sub) is not None
+    by_attribute = indexed and mine_only and SAFE_VALUE.fullmatch(who.sub) is not None
     try:
         query = visibility_query(tag=tag, phase=phase, principal=who.sub if by_attribute else None)
         token = decode_cursor(cursor, request.app.state.cursor_key)

@@ -25,7 +25,7 @@ ALLOWED = "/memories/knowledge/<tag>/{discovery-notes,schema-notes,validation-ru
 
 def note_key(path: str) -> tuple[str, str] | None:
     match = NOTE_PATH.match(path)
-    if not match or not TAG_PATTERN.match(match.group(1)) or match.group(2) not in NOTE_NAMES:
+    if not match or not TAG_PATTERN.fullmatch(match.group(1)) or match.group(2) not in NOTE_NAMES:
         return None
     return match.group(1), match.group(2)
 

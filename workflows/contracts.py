@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 TAG_PATTERN = re.compile(r"^[a-z0-9_]{1,64}$")
 NOTE_NAMES = ("discovery-notes", "schema-notes", "validation-rules")
 GLOBAL_THREAD = "global"
+THREAD_SEPARATOR = "__"
 
 
 class InvalidTagError(ValueError):
@@ -25,10 +26,16 @@ class InvalidTagError(ValueError):
 def normalize_tag(raw: str) -> str:
     """`#Supply_Chain` → `supply_chain`; anything else outside [a-z0-9_] is refused."""
     tag = raw.strip().lstrip("#").strip().lower()
-    if not TAG_PATTERN.match(tag):
+    if not TAG_PATTERN.fullmatch(tag):
         raise InvalidTagError(
             f"invalid domain tag {raw!r}: after stripping '#' and lowercasing it must match "
             "^[a-z0-9_]{1,64}$ (letters, digits, underscore)"
+        )
+    if THREAD_SEPARATOR in tag or tag.startswith("_") or tag.endswith("_"):
+        # `a__b` (or `a_` with `_b`) would name the same thread as other tags together.
+        raise InvalidTagError(
+            f"invalid domain tag {raw!r}: '{THREAD_SEPARATOR}' joins tags in a thread id, "
+            "so a tag may neither contain it nor start or end with '_'"
         )
     return tag
 
@@ -41,7 +48,7 @@ def normalize_tags(raw: list[str]) -> list[str]:
 def thread_id_for(tags: list[str]) -> str:
     """Runs with the same tags share memory: sorted tags joined by `__`, or `global`."""
     norm = normalize_tags(tags)
-    return "__".join(norm) if norm else GLOBAL_THREAD
+    return THREAD_SEPARATOR.join(norm) if norm else GLOBAL_THREAD
 
 
 def memory_path(tag: str, note: str) -> str:
