@@ -25,6 +25,8 @@ lint: install
 
 bench: install
 	$(BIN)/python bench/dkg.py
+	$(BIN)/python bench/api.py
+	$(BIN)/python bench/memory.py
 
 quality: install
 	$(BIN)/python bench/quality.py

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -115,6 +116,8 @@ def test_up_on_a_busy_port_exits_2_with_one_line(tmp_path: Path) -> None:
 
 def _started_mine(data: Path) -> tuple[subprocess.Popen, int]:
     """A `kminer mine` that brings its own stack up and waits in REVIEW."""
+    data.mkdir(parents=True, exist_ok=True)
+    errors = tempfile.TemporaryFile("w+")  # noqa: SIM115 (read back if mine fails)
     env = {k: v for k, v in os.environ.items() if k not in ("TEMPORAL_ADDRESS", "OPENAI_API_KEY")}
     proc = subprocess.Popen(
         [
@@ -130,12 +133,14 @@ def _started_mine(data: Path) -> tuple[subprocess.Popen, int]:
         ],
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=errors,
         stdin=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and not (data / "stack.json").exists():
-        assert proc.poll() is None, "mine exited early"
+        if proc.poll() is not None:
+            errors.seek(0)
+            raise AssertionError(f"mine exited early ({proc.returncode}): {errors.read()[-3000:]}")
         time.sleep(0.2)
     return proc, json.loads((data / "stack.json").read_text())["temporalPid"]
 
