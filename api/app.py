@@ -17,6 +17,7 @@ from api.auth import TokenIssuer
 from api.limits import DEFAULT_MAX_BYTES, RequestLimits
 from api.mcp import mount_mcp
 from api.throttle import StartLimiter
+from api.ui import mount_ui
 from api.workspace_reads import WorkspaceReader
 from kminer.telemetry import drain_metrics
 
@@ -113,4 +114,5 @@ def create_app(
         app.include_router(router)
     # The MCP tools over streamable HTTP, behind the same bearer tokens as /api.
     mount_mcp(app, client, task_queue)
+    mount_ui(app)  # the chat UI at `/` (api/ui.py)
     return app
