@@ -57,6 +57,8 @@ def test_up_serves_healthz_and_leaves_nothing_behind_on_sigterm(tmp_path: Path) 
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
     assert proc.returncode == 0
+    printed = proc.stdout.read().decode() if proc.stdout else ""
+    assert f"chat UI   http://127.0.0.1:{port}/#token=ey" in printed, "the sign-in link"
     assert not (data / "stack.json").exists()
     assert not _alive(temporal_pid), "the dev server must stop with the stack"
     assert (data / "temporal.db").exists(), "runs persist in the data dir"

@@ -23,13 +23,19 @@ export class WorkspacePanel {
     this.toggle = toggle;
     this.body = aside.querySelector("#ws-body");
     this.logList = aside.querySelector("#ws-log");
+    this.heading = aside.querySelector("#ws-title");
     this.onFile = onFile;
     this.onMemory = onMemory;
     this.hiddenByUser = false;
     this.runId = null;
     toggle.addEventListener("click", () => {
-      if (this.aside.hidden) this.show();
-      else this.hide(true);
+      if (!this.aside.hidden) {
+        this.hide(true);
+        return;
+      }
+      this.show();
+      // On a narrow screen the panel sits below the chat: take the reader there.
+      if (window.matchMedia("(max-width: 760px)").matches) this.heading.focus();
     });
   }
 
