@@ -140,6 +140,8 @@ export class RunView {
     for (const id of [...this.selected]) if (!pendingIds.includes(id)) this.selected.delete(id);
     this.toolbar.hidden = !canReview || pendingIds.length === 0;
     this.count.textContent = `${this.selected.size} selected`;
+    const all = this.toolbar.querySelector(".select-all");
+    all.checked = pendingIds.length > 0 && this.selected.size === pendingIds.length;
     const seen = new Set();
     candidates.forEach((candidate, index) => {
       seen.add(candidate.id);
