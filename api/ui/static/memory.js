@@ -58,7 +58,7 @@ export class MemoryView {
         shortTime(note.updated_at)}${note.updated_by_run ? ` by run ${note.updated_by_run}` : ""}`),
       body, status);
     if (atLeast("admin")) {
-      card.append(h("button", { type: "button",
+      card.append(h("button", { type: "button", "aria-label": `Edit note ${note.name}`,
         onClick: () => this.edit(card, tag, note, status) }, "Edit note"));
     }
     return card;
