@@ -2,10 +2,13 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The chat UI's browser libraries (Cytoscape.js), pinned in api/ui/vendor/package-lock.json.
+UI_VENDOR := api/ui/vendor
+UI_STAMP := $(UI_VENDOR)/node_modules/.installed
 
 .PHONY: install demo test lint bench quality mutation clean
 
-install: $(STAMP)
+install: $(STAMP) $(UI_STAMP)
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON)"; exit 1; }
@@ -13,6 +16,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+$(UI_STAMP): $(UI_VENDOR)/package.json $(UI_VENDOR)/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "need npm (Node.js) to install the chat UI's Cytoscape.js from the npm registry: apt-get install -y npm"; exit 1; }
+	npm ci --prefix $(UI_VENDOR) --no-audit --no-fund
+	touch $(UI_STAMP)
 
 demo: install
 	$(BIN)/kminer demo
@@ -35,4 +43,4 @@ mutation: install
 	$(BIN)/python bench/mutation.py
 
 clean:
-	rm -rf $(VENV) .kminer .pytest_cache mutants
+	rm -rf $(VENV) .kminer .pytest_cache mutants $(UI_VENDOR)/node_modules tests/artifacts

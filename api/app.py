@@ -12,11 +12,12 @@ from prometheus_client import CONTENT_TYPE_LATEST, Gauge, generate_latest
 from temporalio.client import Client
 from temporalio.service import RPCError
 
-from api import audit, dkg, events, memory, problems, runs
+from api import audit, dkg, events, memory, problems, run_files, runs
 from api.auth import TokenIssuer
 from api.limits import DEFAULT_MAX_BYTES, RequestLimits
 from api.mcp import mount_mcp
 from api.throttle import StartLimiter
+from api.ui import mount_ui
 from api.workspace_reads import WorkspaceReader
 from kminer.telemetry import drain_metrics
 
@@ -109,8 +110,11 @@ def create_app(
         drain_metrics()
         return PlainTextResponse(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
-    for router in (runs.router, events.router, audit.router, dkg.router, memory.router):
+    for router in (
+        runs.router, run_files.router, events.router, audit.router, dkg.router, memory.router
+    ):
         app.include_router(router)
     # The MCP tools over streamable HTTP, behind the same bearer tokens as /api.
     mount_mcp(app, client, task_queue)
+    mount_ui(app)  # the chat UI at `/` (api/ui.py)
     return app

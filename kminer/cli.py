@@ -51,8 +51,11 @@ async def cmd_up(args: argparse.Namespace) -> int:
             print(f"Temporal  {stack.temporal_address}", flush=True)
             print(f"API       {stack.api_url}  (healthz: {stack.api_url}/healthz)", flush=True)
             from api.auth import TokenIssuer, load_secret
+            from api.ui import sign_in_link
 
             token = TokenIssuer(load_secret(settings.data_dir)).mint("local-admin", "admin")
+            if stack.api_url:
+                print(f"chat UI   {sign_in_link(stack.api_url, token)}", flush=True)
             print(f"sign in   Authorization: Bearer {token}", flush=True)
             print(f"data dir  {settings.data_dir}  — Ctrl-C to stop", flush=True)
             await _serve_until_stopped()

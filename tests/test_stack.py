@@ -31,10 +31,12 @@ def test_up_serves_healthz_and_leaves_nothing_behind_on_sigterm(tmp_path: Path) 
     port = free_port()
     data = tmp_path / "data"
     env = {k: v for k, v in os.environ.items() if k not in ("TEMPORAL_ADDRESS", "OPENAI_API_KEY")}
+    printed = tmp_path / "up.out"
+    out = printed.open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "kminer.cli", "up", "--port", str(port), "--data-dir", str(data)],
         env=env,
-        stdout=subprocess.PIPE,
+        stdout=out,
         stderr=subprocess.STDOUT,
         stdin=subprocess.DEVNULL,
     )
@@ -54,9 +56,14 @@ def test_up_serves_healthz_and_leaves_nothing_behind_on_sigterm(tmp_path: Path) 
         assert stack["pid"] == proc.pid and stack["temporal"].startswith("127.0.0.1:")
         temporal_pid = stack["temporalPid"]
         assert _alive(temporal_pid)
+        link = f"chat UI   http://127.0.0.1:{port}/#token=ey"
+        while time.monotonic() < deadline and link not in printed.read_text():
+            time.sleep(0.1)
+        assert link in printed.read_text(), "up prints the chat UI's sign-in link"
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
+        out.close()
     assert proc.returncode == 0
     assert not (data / "stack.json").exists()
     assert not _alive(temporal_pid), "the dev server must stop with the stack"

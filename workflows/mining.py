@@ -70,6 +70,7 @@ class MiningWorkflow:
         self._indexed = False
         self._phase_began: datetime | None = None
         self._model = "unknown"
+        self._agents: SubagentRunner | None = None
 
     # -- the run -------------------------------------------------------------
 
@@ -119,7 +120,7 @@ class MiningWorkflow:
             text for path, text in sorted(memory.items()) if path.endswith("validation-rules.md")
         )
         self._model = runtime.model
-        agents = SubagentRunner(self._ws, runtime.model, request, memory)
+        agents = self._agents = SubagentRunner(self._ws, runtime.model, request, memory)
 
         self._enter(Phase.DISCOVERY)
         discovery = await agents.discovery()
@@ -403,6 +404,11 @@ class MiningWorkflow:
             if self._indexed:
                 published = len(self._ws.publishedAssets)
                 workflow.upsert_search_attributes([KM_PUBLISHED.value_set(published)])
+
+    @workflow.query
+    def research_file(self, path: str) -> str | None:
+        """A research file's text (the workspace lists path and size), None if unknown."""
+        return self._agents.file_texts.get(path) if self._agents else None
 
     @workflow.query
     def workspace(self) -> Workspace:

@@ -20,6 +20,7 @@ from workflows.contracts import MiningRequest, Workspace, memory_tags
 from workflows.tool_contracts import DISCOVERY_TOOLS, ENRICHMENT_TOOLS, VALIDATION_TOOLS
 from workflows.usage import UsageCounter
 from workflows.workspace import (
+    file_texts,
     files_from_state,
     final_output,
     subagents_from_messages,
@@ -86,6 +87,8 @@ class SubagentRunner:
         self._todos: dict[str, list[Any]] = {}
         self._spawned: dict[str, list[Any]] = {}
         self._files: dict[str, Any] = {}
+        # Research files' text, for the `research_file` query (never in history).
+        self.file_texts: dict[str, str] = {}
         self._counter = UsageCounter(ws.usage)
 
     def _notes(self, name: str) -> dict[str, str]:
@@ -138,6 +141,7 @@ class SubagentRunner:
         self._spawned[role] = subagents_from_messages(messages)
         for info in files_from_state(state):
             self._files[info.path] = info
+        self.file_texts.update(file_texts(state))
         self._ws.todos = [t for todos in self._todos.values() for t in todos]
         self._ws.spawnedSubagents = [s for spawned in self._spawned.values() for s in spawned]
         self._ws.filesystemFiles = list(self._files.values())

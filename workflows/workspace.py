@@ -24,14 +24,19 @@ def todos_from_state(state: dict[str, Any], agent: str) -> list[Todo]:
     ]
 
 
-def files_from_state(state: dict[str, Any]) -> list[FileInfo]:
-    files = []
+def file_texts(state: dict[str, Any]) -> dict[str, str]:
+    """The agent's state files (`/research/*`) by path, as text."""
+    texts = {}
     for path, data in sorted((state.get("files") or {}).items()):
         content = data.get("content", "") if isinstance(data, dict) else data
         if isinstance(content, list):
             content = "\n".join(str(line) for line in content)
-        files.append(FileInfo(path=path, size=len(str(content).encode())))
-    return files
+        texts[path] = str(content)
+    return texts
+
+
+def files_from_state(state: dict[str, Any]) -> list[FileInfo]:
+    return [FileInfo(path=p, size=len(t.encode())) for p, t in file_texts(state).items()]
 
 
 def subagents_from_messages(messages: list[Any]) -> list[SpawnedSubagent]:

@@ -1,0 +1,94 @@
+// Memory notes of a tag with their versions; admins edit them (a stale version is a 409,
+// shown in words with a way to reload).
+
+import { api } from "./api.js";
+import { atLeast } from "./auth.js";
+import { h, replaceChildren, shortTime } from "./dom.js";
+import { normalizeTag, tagProblem } from "./tags.js";
+
+export class MemoryView {
+  constructor(root) {
+    this.root = root;
+    this.tag = root.querySelector("#memory-tag");
+    this.list = root.querySelector("#memory-list");
+    this.message = root.querySelector("#memory-message");
+    root.querySelector("#memory-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.load();
+    });
+  }
+
+  say(text, error = false) {
+    this.message.textContent = text;
+    this.message.classList.toggle("error", error);
+  }
+
+  async open(tag) {
+    this.tag.value = tag;
+    await this.load();
+  }
+
+  async load() {
+    const problem = tagProblem(this.tag.value);
+    if (problem) {
+      this.say(problem, true);
+      return;
+    }
+    const tag = normalizeTag(this.tag.value);
+    this.say(`Loading the notes of #${tag}…`);
+    let notes;
+    try {
+      notes = await api(`/api/memory?tag=${encodeURIComponent(tag)}`);
+    } catch (err) {
+      this.say(`Could not read the notes: ${err.message}`, true);
+      return;
+    }
+    this.say(notes.length ? `${notes.length} note(s) for #${tag}.`
+                          : `No notes for #${tag} yet: a run with this tag writes them.`);
+    replaceChildren(this.list, notes.map((note) => this.noteCard(tag, note)));
+  }
+
+  noteCard(tag, note) {
+    const id = `note-${tag}-${note.name}`;
+    const body = h("pre", { className: "note-content", tabindex: "0" }, note.content);
+    const status = h("p", { className: "outcome", role: "status" });
+    const card = h("article", { className: "note-card", id, "aria-labelledby": `${id}-title` },
+      h("h3", { id: `${id}-title` }, `/memories/knowledge/${tag}/${note.name}.md`),
+      h("p", { className: "muted" }, `version ${note.version} · updated ${
+        shortTime(note.updated_at)}${note.updated_by_run ? ` by run ${note.updated_by_run}` : ""}`),
+      body, status);
+    if (atLeast("admin")) {
+      card.append(h("button", { type: "button", "aria-label": `Edit note ${note.name}`,
+        onClick: () => this.edit(card, tag, note, status) }, "Edit note"));
+    }
+    return card;
+  }
+
+  edit(card, tag, note, status) {
+    const areaId = `edit-${tag}-${note.name}`;
+    const area = h("textarea", { id: areaId, rows: 14, className: "note-editor" });
+    area.value = note.content;
+    const save = async () => {
+      try {
+        const saved = await api(`/api/memory/${tag}/${note.name}`, {
+          method: "PUT", body: { content: area.value, version: note.version } });
+        status.classList.remove("error");
+        card.replaceWith(this.noteCard(tag, { ...note, content: saved.content,
+          version: saved.version, updated_at: saved.updatedAt, updated_by_run: null }));
+        this.say(`Saved ${saved.path} as version ${saved.version}.`);
+      } catch (err) {
+        status.classList.add("error");
+        status.textContent = err.status === 409
+          ? `${err.message}. Reload the notes to edit the latest version.` : err.message;
+      }
+    };
+    const form = h("div", { className: "note-edit" },
+      h("label", { for: areaId }, `New content (based on version ${note.version})`), area,
+      h("div", { className: "actions" },
+        h("button", { type: "button", className: "approve", onClick: save }, "Save note"),
+        h("button", { type: "button", onClick: () => this.load() }, "Cancel")));
+    card.querySelector("pre").replaceWith(form);
+    card.querySelector("button:not(.approve)")?.remove();
+    area.focus();
+  }
+}
