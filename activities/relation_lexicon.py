@@ -55,6 +55,17 @@ VERB_RULES: list[tuple[frozenset[str], frozenset[str], str, bool, frozenset[str]
         PRODUCT,
     ),
     (
+        # Works an organisation puts out: datasets, reports, studies, indices.
+        frozenset(
+            "publish release issue compile maintain produce prepare author write update "
+            "curate".split()
+        ),
+        frozenset({"dobj"}),
+        "produces",
+        False,
+        frozenset({"creativework"}),
+    ),
+    (
         frozenset("acquire buy purchase absorb takeover".split()),
         frozenset({"dobj"}),
         "acquired",
@@ -154,7 +165,7 @@ NOUN_RULES: dict[tuple[str, str], tuple[str, bool]] = {
     **{(n, "to"): ("supplies", False) for n in ("supplier", "seller", "vendor")},
     **{(n, "of"): ("produces", False) for n in (
         "supplier", "producer", "maker", "manufacturer", "miner", "refiner", "exporter",
-        "processor", "seller")},
+        "processor", "seller", "publisher", "author", "compiler", "maintainer", "curator")},
     **{(n, "of"): ("supplies", True) for n in ("customer", "buyer", "client", "offtaker")},
     **{(n, "of"): ("subsidiaryOf", False) for n in (
         "subsidiary", "unit", "division", "arm", "affiliate")},

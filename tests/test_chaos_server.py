@@ -56,6 +56,9 @@ async def test_a_run_in_review_survives_a_killed_and_restarted_dev_server(
 
     assert result.phase == Phase.COMPLETED
     assert [d.candidateId for d in result.decisions] == pending
-    approved = results[0]
-    expected = [first] if approved.status == "approved" else []
-    assert [p.candidateId for p in result.publishedAssets] == expected, "published exactly once"
+    published = [p.candidateId for p in result.publishedAssets]
+    # Only the approved candidate may be published, and only once; it is published unless
+    # its re-validation refused it (then the decision says so).
+    assert published in ([first], []), published
+    if results[0].status in ("approved", "published"):
+        assert published == [first], (results[0], published)

@@ -35,7 +35,7 @@ class Predicate:
 ORG = ("organization",)
 ACTOR = ("organization", "place", "person")
 PLACE = ("place",)
-GOODS = ("product", "drug", "concept")
+GOODS = ("product", "drug", "concept", "creativework")
 
 PREDICATES: dict[str, Predicate] = {
     p.name: p
