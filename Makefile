@@ -35,6 +35,7 @@ bench: install
 	$(BIN)/python bench/dkg.py
 	$(BIN)/python bench/api.py
 	$(BIN)/python bench/memory.py
+	$(BIN)/python bench/history.py
 
 quality: install
 	$(BIN)/python bench/quality.py

@@ -43,7 +43,7 @@ async def start_run(
         principal = str(memo.get(PRINCIPAL_MEMO, ""))
         extra["search_attributes"] = at_start(request.threadId, request.domainTags, principal)
     if reuse_existing:
-        extra = {
+        extra |= {
             "id_conflict_policy": WorkflowIDConflictPolicy.USE_EXISTING,
             "id_reuse_policy": WorkflowIDReusePolicy.REJECT_DUPLICATE,
         }

@@ -12,6 +12,7 @@ import httpx
 from api.throttle import StartLimiter, retry_after
 from kminer.config import Settings
 from kminer.stack import Stack, embedded_stack
+from workflows.search_attributes import KM_PRINCIPAL, KM_THREAD
 
 QUESTION = {"query": "Who supplies CATL?", "domainTags": ["supply_chain"]}
 
@@ -26,6 +27,10 @@ async def test_the_same_idempotency_key_starts_one_run(stack: Stack, bearer: Any
     assert first.status_code == again.status_code == 202
     assert first.json()["runId"] == again.json()["runId"]
     assert other.json()["runId"] != first.json()["runId"], "keys are per principal"
+    described = await stack.client.get_workflow_handle(first.json()["runId"]).describe()
+    found = described.typed_search_attributes
+    assert found.get(KM_THREAD) == "supply_chain", "a keyed run is listed like any other"
+    assert found.get(KM_PRINCIPAL) == "ana"
     for run in (first, other):
         await stack.client.get_workflow_handle(run.json()["runId"]).cancel()
 
