@@ -271,3 +271,40 @@ async def test_ask_watch_review_and_publish_in_the_browser(
     finally:
         await context.close()
     assert errors == [], errors
+
+
+async def test_a_miner_asks_without_tags_and_cannot_decide(
+    stack: Stack, settings: Any, browser: Browser
+) -> None:
+    from api.auth import TokenIssuer, load_secret
+
+    issuer = TokenIssuer(load_secret(settings.data_dir))
+    context = await browser.new_context(viewport={"width": 1280, "height": 800})
+    page = await context.new_page()
+    errors = collect_errors(page)
+    steps = Steps(page, ARTIFACTS / "ui-miner")
+    try:
+        await page.goto(sign_in_link(stack.api_url or "", issuer.mint("mia", "miner")))
+        await expect(page.locator("#who")).to_have_text("Signed in as mia (miner)")
+        await expect(page.locator(".tag-summary")).to_contain_text("global thread")
+        await page.get_by_label("Your question").fill(QUESTION)
+        await page.get_by_role("button", name="Send").click()
+        status = page.locator("article.run .run-status").last
+        await expect(status).to_contain_text("Waiting for review", timeout=RUN_SECONDS)
+        await expect(page.locator("#workspace")).to_contain_text("thread global")
+        assert await page.locator(".card").count() >= 1
+        await expect(page.get_by_role("button", name="Approve", exact=True)).to_have_count(0)
+        await expect(page.get_by_role("button", name="Approve selected")).to_be_hidden()
+        await steps.shot("miner-waits-for-a-reviewer")
+    finally:
+        await context.close()
+    assert errors == [], errors
+
+    expired = await browser.new_context(viewport={"width": 390, "height": 844})
+    page = await expired.new_page()
+    try:
+        await page.goto(sign_in_link(stack.api_url or "", issuer.mint("mia", "miner", -60)))
+        await expect(page.locator("#alert")).to_contain_text("expired")
+        await page.screenshot(path=steps.folder / "expired-token.png")
+    finally:
+        await expired.close()
