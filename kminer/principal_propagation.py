@@ -8,14 +8,17 @@ acts for without every activity input growing a field.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from temporalio import activity, workflow
+from temporalio.api.common.v1 import Payload
 from temporalio.worker import (
     ActivityInboundInterceptor,
     ExecuteActivityInput,
     Interceptor,
     StartActivityInput,
+    StartLocalActivityInput,
     WorkflowInboundInterceptor,
     WorkflowInterceptorClassInput,
     WorkflowOutboundInterceptor,
@@ -26,13 +29,21 @@ from activities.run_context import PRINCIPAL_HEADER, acting_for
 PRINCIPAL_MEMO = "principal"
 
 
+def _with_principal(headers: Mapping[str, Payload]) -> Mapping[str, Payload]:
+    principal = workflow.memo_value(PRINCIPAL_MEMO, None, type_hint=str)
+    if not isinstance(principal, str):
+        return headers
+    return {**headers, PRINCIPAL_HEADER: workflow.payload_converter().to_payload(principal)}
+
+
 class _PrincipalOutbound(WorkflowOutboundInterceptor):
     def start_activity(self, input: StartActivityInput) -> Any:
-        principal = workflow.memo_value(PRINCIPAL_MEMO, None, type_hint=str)
-        if isinstance(principal, str):
-            header = workflow.payload_converter().to_payload(principal)
-            input.headers = {**input.headers, PRINCIPAL_HEADER: header}
+        input.headers = _with_principal(input.headers)
         return super().start_activity(input)
+
+    def start_local_activity(self, input: StartLocalActivityInput) -> Any:
+        input.headers = _with_principal(input.headers)
+        return super().start_local_activity(input)
 
 
 class _PrincipalWorkflowInbound(WorkflowInboundInterceptor):

@@ -9,6 +9,7 @@ and every published asset is written exactly once.
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import threading
 import uuid
@@ -99,11 +100,19 @@ class CuttableProxy:
 
 
 async def retried_activities(handle) -> list[str]:
+    """Activities, and local activities (their markers), that needed more than one attempt."""
     retried = []
     async for event in handle.fetch_history_events():
         if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED:
-            if event.activity_task_started_event_attributes.attempt > 1:
-                retried.append(event.event_id)
+            attrs = event.activity_task_started_event_attributes
+            if attrs.attempt > 1:
+                retried.append(f"activity {event.event_id}")
+        elif event.event_type == EventType.EVENT_TYPE_MARKER_RECORDED:
+            marker = event.marker_recorded_event_attributes
+            if marker.marker_name == "core_local_activity":
+                data = json.loads(marker.details["data"].payloads[0].data)
+                if data.get("attempt", 1) > 1:
+                    retried.append(f"local activity {data.get('activity_type')}")
     return retried
 
 

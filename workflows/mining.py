@@ -53,6 +53,7 @@ from workflows.workspace import response_from
 SHORT = timedelta(seconds=20)
 SIGNAL_REVIEWER = "temporal-cli"
 RETRY = RetryPolicy(maximum_attempts=10, initial_interval=timedelta(seconds=1))
+LOCAL_STEPS_PATCH = "local-cheap-steps"
 NOTE_OF = {
     "discovery": "discovery-notes",
     "enrichment": "schema-notes",
@@ -102,19 +103,10 @@ class MiningWorkflow:
         return response_from(self._ws, list(self._board.candidates.values()))
 
     async def _mine(self, request: MiningRequest) -> None:
-        runtime = await workflow.execute_activity(
-            "get_runtime_config",
-            result_type=RuntimeConfig,
-            start_to_close_timeout=SHORT,
-            retry_policy=RETRY,
-        )
+        runtime = await self._step("get_runtime_config", None, RuntimeConfig)
         folders = memory_tags(request.domainTags)
-        memory: dict[str, str] = await workflow.execute_activity(
-            "load_memory_notes",
-            LoadNotesInput(tags=folders),
-            result_type=dict[str, str],
-            start_to_close_timeout=SHORT,
-            retry_policy=RETRY,
+        memory: dict[str, str] = await self._step(
+            "load_memory_notes", LoadNotesInput(tags=folders), dict[str, str]
         )
         self._rules_text = "\n".join(
             text for path, text in sorted(memory.items()) if path.endswith("validation-rules.md")
@@ -183,17 +175,30 @@ class MiningWorkflow:
                 f"invalid mining request: {problems}", type="InvalidRequest", non_retryable=True
             ) from None
 
+    async def _step(self, name: str, arg: Any, result_type: Any) -> Any:
+        """A cheap, short step (runtime config, memory notes, the answer, the decision
+        audit): a local activity, so it costs no task-queue round trip. Runs recorded before
+        this change replay it as the activity it was then."""
+        args = [] if arg is None else [arg]
+        if workflow.patched(LOCAL_STEPS_PATCH):
+            return await workflow.execute_local_activity(
+                name, args=args, result_type=result_type,
+                start_to_close_timeout=SHORT, retry_policy=RETRY,
+            )  # fmt: skip
+        return await workflow.execute_activity(
+            name, args=args, result_type=result_type,
+            start_to_close_timeout=SHORT, retry_policy=RETRY,
+        )  # fmt: skip
+
     async def _remember(self, step: str, notes: list[str], folders: list[str]) -> None:
         if not notes:
             return
-        written = await workflow.execute_activity(
+        written = await self._step(
             "append_memory_notes",
             AppendNotesInput(
                 runId=self._ws.runId, step=step, tags=folders, note=NOTE_OF[step], lines=notes
             ),
-            result_type=AppendNotesOutput,
-            start_to_close_timeout=SHORT,
-            retry_policy=RETRY,
+            AppendNotesOutput,
         )
         for path in written.paths:
             if path not in self._ws.memoryWrites:
@@ -213,7 +218,7 @@ class MiningWorkflow:
         ]
 
     async def _answer(self, request: MiningRequest) -> Answer:
-        return await workflow.execute_activity(
+        return await self._step(
             "compose_answer",
             AnswerArgs(
                 query=request.query,
@@ -225,9 +230,7 @@ class MiningWorkflow:
                 ],
                 sourcesSearched=self._searched,
             ),
-            result_type=Answer,
-            start_to_close_timeout=SHORT,
-            retry_policy=RETRY,
+            Answer,
         )
 
     async def _score(self, candidates: list[Candidate]) -> list[dict[str, Any]]:
@@ -310,7 +313,7 @@ class MiningWorkflow:
         # Runs recorded before decisions were audited replay without this activity.
         if not workflow.patched("audit-decisions"):
             return
-        await workflow.execute_activity(
+        await self._step(
             "audit_decisions",
             DecisionAuditArgs(
                 runId=self._ws.runId,
@@ -318,9 +321,7 @@ class MiningWorkflow:
                 decidedAt=when,
                 decisions=[d.model_dump() for d in decisions],
             ),
-            result_type=int,
-            start_to_close_timeout=SHORT,
-            retry_policy=RETRY,
+            int,
         )
 
     def _refusal(self, decisions: list[Decision]) -> str | None:
