@@ -35,10 +35,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from api.auth import TokenIssuer, load_secret  # noqa: E402
+from bench.results_file import record  # noqa: E402
 from kminer.config import load_settings  # noqa: E402
 from kminer.stack import embedded_stack  # noqa: E402
 
-RESULTS = ROOT / "bench" / "results.json"
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 GET_P95_TARGET_MS = 250.0
 EVENT_DELAY_TARGET_MS = 1000.0
@@ -187,9 +187,7 @@ def main() -> int:
         verdict = "PASS" if delay <= EVENT_DELAY_TARGET_MS else "FAIL"
         print(f"{verdict}: event delay p50 {delay} ms (target <= {EVENT_DELAY_TARGET_MS:.0f} ms)")
     if not args.no_record:
-        results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-        results["api"] = figures
-        RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+        record("api", figures)
     return 0
 
 

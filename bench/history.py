@@ -31,12 +31,12 @@ sys.path.insert(0, str(ROOT))
 from temporalio.api.enums.v1 import EventType  # noqa: E402
 from temporalio.client import WorkflowHandle  # noqa: E402
 
+from bench.results_file import record  # noqa: E402
 from kminer.config import load_settings  # noqa: E402
 from kminer.runs import start_run  # noqa: E402
 from kminer.stack import embedded_stack  # noqa: E402
 from workflows.contracts import MiningRequest  # noqa: E402
 
-RESULTS = ROOT / "bench" / "results.json"
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 HISTORY_TARGET_BYTES = 1_000_000
 ACTIVITIES_TARGET = 15
@@ -127,9 +127,7 @@ def main() -> int:
         verdict = "PASS" if value <= target else "FAIL"
         print(f"{verdict}: {name} {value:,} (target <= {target:,})")
     if not args.no_record:
-        results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-        results["history"] = figures
-        RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+        record("history", figures)
     return 0
 
 

@@ -19,7 +19,6 @@ It then checks that no appended line was lost. Figures go to bench/results.json 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import sys
@@ -35,12 +34,12 @@ sys.path.insert(0, str(ROOT))
 from sqlalchemy import Engine, delete  # noqa: E402
 from sqlmodel import Session  # noqa: E402
 
+from bench.results_file import read_results, write_results  # noqa: E402
 from storage.db import make_engine  # noqa: E402
 from storage.memory_repo import MemoryRepository  # noqa: E402
 from storage.tables import MemoryAppend, MemoryNote  # noqa: E402
 from workflows.contracts import NOTE_NAMES  # noqa: E402
 
-RESULTS = ROOT / "bench" / "results.json"
 HOT_NOTES = 5
 
 
@@ -148,12 +147,12 @@ def main() -> int:
         f"{figures['lost_lines']} lines lost"
     )
     if not args.no_record:
-        results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+        results = read_results()
         results.setdefault("memory", {})[str(figures["database"])] = {
             "measured": date.today().isoformat(),
             **figures,
         }
-        RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+        write_results(results)
     return 1 if figures["lost_lines"] else 0
 
 

@@ -10,7 +10,6 @@ test pins down, unless it is equivalent (the README lists the ones judged equiva
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 import sys
@@ -19,7 +18,9 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "bench" / "results.json"
+sys.path.insert(0, str(ROOT))
+
+from bench.results_file import record  # noqa: E402
 
 
 def main() -> int:
@@ -57,9 +58,7 @@ def main() -> int:
     print(f"\n{killed} of {total} mutants killed ({figures['killed_share']:.1%}), "
           f"{len(survivors)} survived")  # fmt: skip
     shutil.rmtree(ROOT / "mutants", ignore_errors=True)  # mutmut's working copy
-    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    results["mutation"] = figures
-    RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+    record("mutation", figures)
     return 0
 
 

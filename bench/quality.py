@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import platform
 import subprocess
 import sys
@@ -38,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 warnings.filterwarnings("ignore")
 
 from bench.quality_labels import QUALITY_DIR, Question, claim_view, load  # noqa: E402
+from bench.results_file import read_results, write_results  # noqa: E402
 
 TARGETS = {
     "precision": (">=", 0.8),
@@ -47,7 +47,6 @@ TARGETS = {
     "new_entity_recall": (">=", 0.5),
     "no_evidence_publications": ("<=", 0),
 }
-RESULTS = Path(__file__).resolve().parent / "results.json"
 
 
 def make_pdfs(folder: Path, out: Path) -> list[Path]:
@@ -231,7 +230,7 @@ def main() -> int:
         for key, value in f.items():
             print(f"  {key:26} {value:<8} {verdict(key, value)}")
     if not args.no_record:
-        results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+        results = read_results()
         quality = dict(figures.get("demo") or results.get("quality", {}))
         if "heldout" in figures:
             quality["heldout"] = figures["heldout"]
@@ -240,7 +239,7 @@ def main() -> int:
         quality["measured"] = time.strftime("%Y-%m-%d")
         quality["machine"] = f"{platform.machine()}, {platform.python_version()}, rules policy"
         results["quality"] = quality
-        RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+        write_results(results)
     return 0
 
 

@@ -7,14 +7,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 from kminer.devserver import free_port
+from tests.healthz import wait_until_healthy
 
 CONSOLE = Path(sys.executable).parent / "kminer"
 RUNS = 50
@@ -37,15 +36,7 @@ def running_stack(tmp_path: Path) -> Iterator[Path]:
         stdin=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.3)
-        else:
+        if not wait_until_healthy(proc, port, 120):
             pytest.fail("kminer up did not become healthy")
         yield data
     finally:

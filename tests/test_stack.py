@@ -17,6 +17,7 @@ from temporalio.client import Client, WorkflowFailureError
 from kminer.config import Settings
 from kminer.devserver import free_port
 from kminer.worker import connect
+from tests.healthz import wait_until_healthy
 
 
 def _alive(pid: int) -> bool:
@@ -187,15 +188,7 @@ def _started_up(data: Path) -> tuple[subprocess.Popen, int]:
         stderr=subprocess.DEVNULL,
         stdin=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, "up exited early"
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.3)
+    assert wait_until_healthy(proc, port, 90), f"up never answered /healthz ({proc.poll()})"
     return proc, json.loads((data / "stack.json").read_text())["temporalPid"]
 
 
