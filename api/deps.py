@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
 from temporalio.client import Client
 from temporalio.service import RPCError, RPCStatusCode
+
+# How long the API waits on one call into a run (query, describe, result) before giving up.
+RUN_RPC_TIMEOUT = timedelta(seconds=10)
 
 
 def temporal(request: Request) -> Client:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import math
 from collections.abc import AsyncIterator
-from datetime import timedelta
 from typing import Annotated, Any
 
 from ag_ui.encoder import EventEncoder
@@ -37,7 +36,7 @@ from temporalio.client import WorkflowFailureError, WorkflowHandle
 from temporalio.service import RPCError, RPCStatusCode
 
 from api.auth import Miner
-from api.deps import TemporalClient, rpc_http_error
+from api.deps import RUN_RPC_TIMEOUT, TemporalClient, rpc_http_error
 from api.events_stream import TERMINAL_PHASES, Cursor, Emitted, EventTracker
 from api.runs import owned
 from api.workspace_reads import WorkspaceReader
@@ -46,7 +45,6 @@ POLL_SECONDS = 0.3
 HEARTBEAT_SECONDS = 15.0
 STATUS_SECONDS = 2.0  # how often Temporal's own status is read while the run goes on
 UNREACHABLE_SECONDS = 60.0
-RPC_TIMEOUT = timedelta(seconds=10)
 HEARTBEAT = ": keep-alive\n\n"
 
 router = APIRouter(prefix="/api/runs", tags=["runs"])
@@ -80,7 +78,7 @@ class RunEvents:
     async def _status(self) -> str | None:
         """Temporal's status of the run (`RUNNING`, ...); None if it does not answer."""
         try:
-            description = await self.handle.describe(rpc_timeout=RPC_TIMEOUT)
+            description = await self.handle.describe(rpc_timeout=RUN_RPC_TIMEOUT)
         except RPCError as exc:
             return "NOT_FOUND" if exc.status == RPCStatusCode.NOT_FOUND else None
         return description.status.name if description.status else None
@@ -88,7 +86,7 @@ class RunEvents:
     async def _failure(self) -> str | None:
         """The cause Temporal recorded for a run that did not complete."""
         try:
-            await self.handle.result(follow_runs=False, rpc_timeout=RPC_TIMEOUT)
+            await self.handle.result(follow_runs=False, rpc_timeout=RUN_RPC_TIMEOUT)
         except WorkflowFailureError as exc:
             return str(exc.cause or exc)
         except Exception:  # noqa: BLE001  (the cause is a nicety; the status is enough)

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from fastapi import APIRouter, HTTPException, Query
 from pydantic import BaseModel
 from temporalio.client import WorkflowQueryFailedError
 from temporalio.service import RPCError
 
 from api.auth import Miner
-from api.deps import TemporalClient, rpc_http_error
+from api.deps import RUN_RPC_TIMEOUT, TemporalClient, rpc_http_error
 from api.runs import owned
 from workflows.mining import MiningWorkflow
 
 router = APIRouter(prefix="/api/runs", tags=["runs"])
-RPC_TIMEOUT = timedelta(seconds=10)
 
 
 class ResearchFile(BaseModel):
@@ -34,7 +31,7 @@ async def research_file(
     """One of the run's research files (`/research/*`), as the agents wrote it."""
     handle = await owned(client, run_id, who)
     try:
-        text = await handle.query(MiningWorkflow.research_file, path, rpc_timeout=RPC_TIMEOUT)
+        text = await handle.query(MiningWorkflow.research_file, path, rpc_timeout=RUN_RPC_TIMEOUT)
     except RPCError as exc:
         raise rpc_http_error(exc, run_id) from exc
     except WorkflowQueryFailedError as exc:

@@ -14,10 +14,9 @@ from datetime import timedelta
 
 from temporalio.client import WorkflowHandle
 
+from api.deps import RUN_RPC_TIMEOUT
 from workflows.contracts import Workspace
 from workflows.mining import MiningWorkflow
-
-RPC_TIMEOUT = timedelta(seconds=10)
 
 
 @dataclass(frozen=True)
@@ -29,7 +28,7 @@ class Snapshot:
 
 
 class WorkspaceReader:
-    def __init__(self, rpc_timeout: timedelta = RPC_TIMEOUT) -> None:
+    def __init__(self, rpc_timeout: timedelta = RUN_RPC_TIMEOUT) -> None:
         self.rpc_timeout = rpc_timeout
         self._in_flight: dict[str, asyncio.Future[Snapshot]] = {}
         self.queries_sent = 0

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import threading
 import uuid
 from dataclasses import replace
@@ -24,18 +23,10 @@ from kminer.runs import start_run
 from kminer.stack import embedded_stack
 from storage.db import make_engine
 from storage.tables import MemoryAppend, MemoryNote, PublishRecord
+from tests.postgres import POSTGRES_ADDRESS, POSTGRES_URL, postgres_answers
 from workflows.contracts import MiningRequest, Phase
 
-POSTGRES = ("127.0.0.1", 5432)
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
-
-
-def postgres_answers() -> bool:
-    try:
-        with socket.create_connection(POSTGRES, timeout=0.5):
-            return True
-    except OSError:
-        return False
 
 
 class CuttableProxy:
@@ -83,7 +74,7 @@ class CuttableProxy:
             self.refused += 1
             writer.close()
             return
-        up_reader, up_writer = await asyncio.open_connection(*POSTGRES)
+        up_reader, up_writer = await asyncio.open_connection(*POSTGRES_ADDRESS)
         self.streams |= {writer, up_writer}
         await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer))
 
@@ -149,7 +140,7 @@ async def test_a_database_outage_is_retried_and_writes_land_exactly_once(
     assert retried, "some activity needed another attempt"
     assert result.phase == Phase.COMPLETED
 
-    engine = make_engine("postgresql+psycopg://postgres@127.0.0.1:5432/test")
+    engine = make_engine(POSTGRES_URL)
     with Session(engine) as session:
         appends = session.exec(select(MemoryAppend).where(MemoryAppend.run_id == handle.id)).all()
         notes = session.exec(select(MemoryNote).where(MemoryNote.domain_tag == tag)).all()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import threading
 import uuid
 from collections.abc import Iterator
@@ -14,21 +13,7 @@ from sqlalchemy.engine import Engine
 
 from storage.db import make_engine
 from storage.memory_repo import MemoryRepository
-
-POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-
-
-def _postgres_answers() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 5432), timeout=0.5):
-            pass
-    except OSError:
-        return False
-    try:
-        import psycopg  # noqa: F401
-    except ImportError:
-        return False
-    return True
+from tests.postgres import POSTGRES_URL, postgres_answers
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -36,7 +21,7 @@ def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
     if request.param == "sqlite":
         eng = make_engine(f"sqlite:///{tmp_path / 'memory.db'}")
     else:
-        if not _postgres_answers():
+        if not postgres_answers():
             pytest.skip("Postgres is not answering on 127.0.0.1:5432 (or psycopg missing)")
         eng = make_engine(POSTGRES_URL)
     yield eng
