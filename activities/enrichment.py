@@ -12,9 +12,11 @@
 4. A source that states the opposite (a negated statement of the same fact), or two
    candidates that cannot both hold (one subsidiary, two parents), give a
    `ContradictionRecord` (seed 002), flagged for the reviewer.
-5. Facts are ranked by relevance, then independent sources, then by being typed; the top
-   `maxCandidates` become `schema:Claim` assets (`activities/claims.py`), and each new
-   entity they use becomes a candidate asset of its own.
+5. Facts within `RELEVANCE_MARGIN` of the question's most relevant fact are checked
+   against the DKG, then ranked: typed relations, then facts the DKG does not already
+   state, then relevance, then independent sources. The top `maxCandidates` become
+   `schema:Claim` assets (`activities/claims.py`), and each new entity they use becomes a
+   candidate asset of its own.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from activities.common import Auditor, run_tool
 from activities.embeddings import Embedder
 from activities.entities import EntityRef, EntityResolver, merge_aliases, new_entity_id
 from activities.evidence import DkgCorroborator
-from activities.relevance import RELEVANCE_FLOOR, lexical, relevance
+from activities.relevance import RELEVANCE_FLOOR, Signals, lexical, relevance
 from storage.dkg_index import normalise_name
 from workflows.predicates import PREDICATES, RELATED_TO, canonical, is_typed
 from workflows.tool_contracts import (
@@ -118,10 +120,29 @@ def group_facts(statements: list[Statement], resolver: EntityResolver) -> list[F
     return [f for f in facts.values() if f.statements]
 
 
+# Facts more than this below the question's most relevant fact are left out: the floor says
+# what is on topic at all, the margin what answers this question rather than a neighbour
+# of it (measured with bench/quality_funnel.py on both labeled sets).
+RELEVANCE_MARGIN = 0.15
+# How many facts within the margin are checked against the DKG, per candidate asked for.
+CORROBORATED_PER_CANDIDATE = 3
+
+
+def near_best(facts: list[Fact]) -> list[Fact]:
+    """The facts within `RELEVANCE_MARGIN` of the most relevant one, most relevant first."""
+    best = max((f.relevance for f in facts), default=0.0)
+    kept = [f for f in facts if f.relevance >= best - RELEVANCE_MARGIN]
+    return sorted(kept, key=lambda f: (-f.relevance, "|".join(f.key)))
+
+
 def rank(facts: list[Fact]) -> list[Fact]:
-    def key(f: Fact) -> tuple[int, float, int, str]:
-        return (0 if is_typed(f.predicate) else 1, -round(f.relevance, 2),
-                -f.independent_sources, "|".join(f.key))  # fmt: skip
+    """Typed relations first; new knowledge before facts the DKG already states (those are
+    duplicates: cited in the answer, never published again, so they only take a slot a
+    new fact could have); then relevance, then independent sources."""
+
+    def key(f: Fact) -> tuple[int, int, float, int, str]:
+        return (0 if is_typed(f.predicate) else 1, 1 if f.known_in else 0,
+                -round(f.relevance, 2), -f.independent_sources, "|".join(f.key))  # fmt: skip
 
     return sorted(facts, key=key)
 
@@ -145,7 +166,9 @@ class EnrichmentActivities:
             return 0.0
         vectors = self._embedder.embed([query, text])
         cos = float(vectors[1] @ vectors[0])
-        return relevance(cos, cos, lexical(query, text), self._embedder.name)
+        # A bare text is its own source: no passage around it, no relation to compare.
+        share = lexical(query, text)
+        return relevance(Signals(cos, cos, share, share), self._embedder.name)
 
     def propose(self, args: ProposeArgs, discovered_at: str) -> list[dict[str, Any]]:
         gazetteer = self._dkg.gazetteer()
@@ -159,9 +182,10 @@ class EnrichmentActivities:
             s for s in args.statements
             if s.relevance >= RELEVANCE_FLOOR and not s.hedged and s.predicate
         ]  # fmt: skip
-        chosen = select(rank(group_facts(usable, resolver)), args.maxCandidates)
+        near = near_best(group_facts(usable, resolver))
+        near = near[: CORROBORATED_PER_CANDIDATE * args.maxCandidates]
         corroborator = DkgCorroborator(self._dkg, gazetteer, self._relevance_of)
-        for fact in chosen:
+        for fact in near:
             found = corroborator.corroborate(
                 fact.predicate,
                 (fact.subject.ual, fact.subject.name),
@@ -172,6 +196,7 @@ class EnrichmentActivities:
             for item in found.evidence:
                 if not any(e.source == item.source for e in fact.evidence):
                     fact.evidence.append(item)
+        chosen = select(rank(near), args.maxCandidates)
         rows: list[dict[str, Any]] = []
         records = contradiction_records(chosen, discovered_at)
         entities: dict[str, EntityRef] = {}
@@ -226,4 +251,4 @@ class EnrichmentActivities:
         )
 
 
-__all__ = ["EnrichmentActivities", "Fact", "group_facts", "normalise_name", "rank"]
+__all__ = ["EnrichmentActivities", "Fact", "group_facts", "near_best", "normalise_name", "rank"]

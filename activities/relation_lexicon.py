@@ -45,10 +45,9 @@ VERB_RULES: list[tuple[frozenset[str], frozenset[str], str, bool, frozenset[str]
         frozenset({"organization"}),
     ),
     (
-        frozenset(
-            "supply sell ship deliver provide produce manufacture make mine refine "
-            "extract assemble export".split()
-        ),
+        # Making the goods, not passing them on: a seller or exporter of a product is not
+        # stated to produce it.
+        frozenset("produce manufacture make mine refine extract assemble".split()),
         frozenset({"dobj"}),
         "produces",
         False,
@@ -164,8 +163,8 @@ VERB_RULES: list[tuple[frozenset[str], frozenset[str], str, bool, frozenset[str]
 NOUN_RULES: dict[tuple[str, str], tuple[str, bool]] = {
     **{(n, "to"): ("supplies", False) for n in ("supplier", "seller", "vendor")},
     **{(n, "of"): ("produces", False) for n in (
-        "supplier", "producer", "maker", "manufacturer", "miner", "refiner", "exporter",
-        "processor", "seller", "publisher", "author", "compiler", "maintainer", "curator")},
+        "producer", "maker", "manufacturer", "miner", "refiner",
+        "processor", "publisher", "author", "compiler", "maintainer", "curator")},
     **{(n, "of"): ("supplies", True) for n in ("customer", "buyer", "client", "offtaker")},
     **{(n, "of"): ("subsidiaryOf", False) for n in (
         "subsidiary", "unit", "division", "arm", "affiliate")},

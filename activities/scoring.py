@@ -242,7 +242,7 @@ def score_candidate(inp: ScoringInput) -> Assessment:
     rel = inp.relevance
     if rel is None:
         rel = max((e.score for e in inp.evidence), default=0.0)
-    reasons.append(f"relevance to the question {rel:.2f} (floor {RELEVANCE_FLOOR:.2f})")
+    reasons.append(f"relevance to the question {rel:.2f} (floor {RELEVANCE_FLOOR:g})")
 
     stake, high_linked, avg_stake = stake_term(inp.linked)
     rep = publisher_reputation(inp.linked, inp.knownPublishers)

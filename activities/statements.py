@@ -19,9 +19,16 @@ from activities.embeddings import Embedder
 from activities.extraction import read_statements
 from activities.extraction_patterns import Gazetteer
 from activities.nlp import Resolver, mentions_in, parse
-from activities.relevance import RELEVANCE_FLOOR, anchor, lexical, relevance
+from activities.relevance import (
+    RELEVANCE_FLOOR,
+    Signals,
+    anchor,
+    lexical,
+    passage_text,
+    relevance,
+)
 from storage.dkg_index import normalise_name
-from workflows.predicates import sentence_for
+from workflows.predicates import ASKS, sentence_for
 from workflows.tool_contracts import (
     ExtractArgs,
     ProvenanceItem,
@@ -51,25 +58,28 @@ def score_relevance(
     if not query.strip() or not statements:
         return
     claims = [sentence_for(s.predicate, s.subject, s.object) for s in statements]
-    sentences = list(dict.fromkeys([*(s.sentence for s in statements), *claims]))
-    passages = list(dict.fromkeys(texts.values()))
-    vectors = embedder.embed([query, *sentences, *passages])
-    q = vectors[0]
-    sentence_cos = dict(zip(sentences, (vectors[1 : 1 + len(sentences)] @ q).tolist(), strict=True))
-    passage_cos = dict(zip(passages, (vectors[1 + len(sentences) :] @ q).tolist(), strict=True))
+    sources = {_key(s): passage_text(s.sourceTitle, texts.get(_key(s), s.sentence))
+               for s in statements}  # fmt: skip
+    relations = {s.predicate: ASKS.get(s.predicate, s.predicate) for s in statements}
+    texts_to_embed = list(
+        dict.fromkeys([*(s.sentence for s in statements), *claims, *sources.values(),
+                       *relations.values()])
+    )  # fmt: skip
+    vectors = embedder.embed([query, *texts_to_embed])
+    cos = dict(zip(texts_to_embed, (vectors[1:] @ vectors[0]).tolist(), strict=True))
     for st, claim in zip(statements, claims, strict=True):
-        passage = texts.get(_key(st), st.sentence)
-        context = f"{st.sentence} {st.sourceTitle or ''}"
-        own = max(float(sentence_cos[st.sentence]), float(sentence_cos[claim]))
+        source = sources[_key(st)]
         ends = {st.subjectUal, st.objectUal} - {None}
         ends |= {normalise_name(st.subject), normalise_name(st.object)}
-        st.relevance = relevance(
-            own,
-            float(passage_cos.get(passage, own)),
-            lexical(query, context),
-            embedder.name,
-            anchor(entities or set(), ends, st.sentence),  # type: ignore[arg-type]
+        signals = Signals(
+            sentence_cos=max(cos[st.sentence], cos[claim]),
+            source_cos=cos[source],
+            lexical=lexical(query, f"{st.sentence} {st.sourceTitle or ''}"),
+            source_lexical=lexical(query, source),
+            relation_cos=cos[relations[st.predicate]],
+            anchor=anchor(entities or set(), ends, st.sentence),  # type: ignore[arg-type]
         )
+        st.relevance = relevance(signals, embedder.name)
 
 
 def _key(st: Statement) -> str:

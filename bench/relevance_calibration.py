@@ -2,12 +2,12 @@
 
     .venv/bin/python bench/relevance_calibration.py
 
-For every demo question: search the corpus as discovery does, extract every statement
-(no floor), and label it positive when it matches a gold or acceptable fact of that
-question. The formula's constants are searched on the odd-numbered questions and checked
-on the even-numbered ones, so a setting that only fits the questions it was tuned on
-shows up as a drop on the others. It prints how the current constants do and the best
-settings found, on both halves; it changes nothing.
+For every question: search the corpus as discovery does, extract every statement (no
+floor), and label it positive when it matches a gold or acceptable fact of that question.
+The formula's constants are searched on the odd-numbered demo questions and checked on the
+even-numbered ones and on the held-out set (its own documents, other domains), so a
+setting that only fits the questions it was tuned on shows up as a drop on the others. It
+prints how the current constants do and the best settings found; it changes nothing.
 """
 
 from __future__ import annotations
@@ -30,11 +30,12 @@ from activities.extraction import read_statements  # noqa: E402
 from activities.nlp import Resolver  # noqa: E402
 from activities.search import CorpusSearch  # noqa: E402
 from activities.statements import question_entities  # noqa: E402
-from bench.quality_labels import load  # noqa: E402
+from bench.quality import make_pdfs  # noqa: E402
+from bench.quality_labels import QUALITY_DIR, load  # noqa: E402
 from storage.corpus_index import CorpusIndex  # noqa: E402
 from storage.dkg_index import normalise_name  # noqa: E402
 from storage.dkg_store import SEED_DIR, EmbeddedDkg  # noqa: E402
-from workflows.predicates import sentence_for  # noqa: E402
+from workflows.predicates import ASKS, sentence_for  # noqa: E402
 from workflows.tool_contracts import SourceDocument  # noqa: E402
 
 SEARCH_RESULTS = 16
@@ -42,7 +43,7 @@ MODEL = "all-MiniLM-L6-v2-int8"
 Row = tuple[str, int, dict[str, float]]
 
 
-def collect() -> list[Row]:
+def collect(name: str) -> list[Row]:
     """(question id, label, features) for every statement discovery would read."""
     dkg = EmbeddedDkg(None)
     dkg.ensure_seeded(SEED_DIR)
@@ -50,9 +51,12 @@ def collect() -> list[Row]:
     by_name: dict[str, set[str]] = {}
     for label, ual, _ in gazetteer:
         by_name.setdefault(normalise_name(label), set()).add(ual)
-    _, questions = load("demo", lambda n: by_name.get(normalise_name(n), set()))
+    header, questions = load(name, lambda n: by_name.get(normalise_name(n), set()))
     embedder = shared_minilm()
-    index = CorpusIndex(Path(tempfile.mkdtemp()) / "c.db", Path("storage/corpus"))
+    tmp = Path(tempfile.mkdtemp())
+    index = CorpusIndex(tmp / "c.db", Path("storage/corpus"))
+    if header.get("corpus") == "heldout":
+        index.add(make_pdfs(QUALITY_DIR / "heldout" / "docs", tmp / "docs"))
     search = CorpusSearch(index, embedder)
     resolver, entities = Resolver(gazetteer), EntityResolver(gazetteer, {})
     rows: list[Row] = []
@@ -70,7 +74,10 @@ def collect() -> list[Row]:
                 view = {"predicate": st.predicate, "subject": (s.name, s.ual),
                         "object": (o.name, o.ual)}  # fmt: skip
                 claim = sentence_for(st.predicate, s.name, o.name)
-                v = embedder.embed([q.query, st.sentence, claim, doc.text])
+                v = embedder.embed(
+                    [q.query, st.sentence, claim, R.passage_text(doc.title, doc.text),
+                     ASKS.get(st.predicate, st.predicate)]
+                )  # fmt: skip
                 ends = {st.subjectUal, st.objectUal} - {None}
                 ends |= {normalise_name(st.subject), normalise_name(st.object)}
                 anchored = R.anchor(asked, ends, st.sentence)  # type: ignore[arg-type]
@@ -78,21 +85,24 @@ def collect() -> list[Row]:
                     "sentence": max(float(v[1] @ v[0]), float(v[2] @ v[0])),
                     "passage": float(v[3] @ v[0]),
                     "lexical": R.lexical(q.query, f"{st.sentence} {doc.title or ''}"),
+                    "source_lexical": R.lexical(q.query, R.passage_text(doc.title, doc.text)),
+                    "relation": float(v[4] @ v[0]),
                     "anchor": -1.0 if anchored is None else anchored,
                 }
                 rows.append((q.id, int(any(f.matches(view) for f in facts)), features))
     return rows
 
 
-def scorer(ws: float, wp: float, wl: float, low: float, high: float, wa: float) -> Callable:
-    def sem(c: float) -> float:
-        return min(1.0, max(0.0, (c - low) / (high - low)))
+def signals(f: dict[str, float]) -> R.Signals:
+    return R.Signals(
+        sentence_cos=f["sentence"], source_cos=f["passage"], lexical=f["lexical"],
+        source_lexical=f["source_lexical"], relation_cos=f["relation"],
+        anchor=None if f["anchor"] < 0 else f["anchor"],
+    )  # fmt: skip
 
-    def score(f: dict[str, float]) -> float:
-        base = ws * sem(f["sentence"]) + wp * sem(f["passage"]) + wl * f["lexical"]
-        return base if f["anchor"] < 0 else (1 - wa) * base + wa * f["anchor"]
 
-    return score
+def scorer(weights: R.Weights) -> Callable:
+    return lambda f: R.relevance(signals(f), MODEL, weights)
 
 
 def f1(rows: list[Row], score: Callable, floor: float) -> tuple[float, float, float]:
@@ -104,34 +114,48 @@ def f1(rows: list[Row], score: Callable, floor: float) -> tuple[float, float, fl
     return p, r, (2 * p * r / (p + r) if p + r else 0.0)
 
 
+def grid() -> list[R.Weights]:
+    """Weight settings that sum to one (anchor apart), in steps of 0.1."""
+    steps = [round(0.1 * i, 1) for i in range(6)]
+    out = []
+    for ws, wsrc, wl, wsl in itertools.product(steps, repeat=4):
+        wr = round(1 - ws - wsrc - wl - wsl, 2)
+        if 0 <= wr <= 0.5:
+            for wa in (0.0, 0.2, 0.3):
+                out.append(R.Weights(ws, wsrc, wl, wsl, wr, wa))
+    return out
+
+
 def main() -> None:
-    rows = collect()
+    rows = collect("demo")
+    heldout = collect("heldout")
     odd = [r for r in rows if int(r[0].split("-")[1]) % 2]
     even = [r for r in rows if not int(r[0].split("-")[1]) % 2]
-    print(f"{len(rows)} statements, {sum(r[1] for r in rows)} positive")
-    low, high = R.CALIBRATION[MODEL]
-    current = scorer(R.W_SENTENCE, R.W_PASSAGE, R.W_LEXICAL, low, high, R.W_ANCHOR)
-    for name, part in (("tuning (odd)", odd), ("check (even)", even)):
+    print(f"{len(rows)} demo statements ({sum(r[1] for r in rows)} positive), "
+          f"{len(heldout)} held-out ({sum(r[1] for r in heldout)} positive)")  # fmt: skip
+    parts = (("tuning (odd)", odd), ("check (even)", even), ("held-out", heldout))
+    current = scorer(R.WEIGHTS)
+    for name, part in parts:
         p, r, f = f1(part, current, R.RELEVANCE_FLOOR)
         print(f"current constants, {name}: precision {p:.2f} recall {r:.2f} F1 {f:.2f}")
     found = []
-    for ws, wp, low, high, wa, floor in itertools.product(
-        (0.4, 0.5, 0.6), (0.0, 0.1, 0.2), (0.1, 0.2), (0.6, 0.7), (0.0, 0.3),
-        (0.35, 0.4, 0.45, 0.5, 0.55, 0.6),
-    ):  # fmt: skip
-        wl = round(1 - ws - wp, 2)
-        score = scorer(ws, wp, wl, low, high, wa)
-        p, r, f = f1(odd, score, floor)
-        found.append((f, p, r, (ws, wp, wl, low, high, wa, floor), score))
+    floors = [round(0.3 + 0.025 * i, 3) for i in range(15)]
+    for weights in grid():
+        score = scorer(weights)
+        scored = [(y, score(f)) for _, y, f in odd]
+        for floor in floors:
+            tp = sum(1 for y, s in scored if y and s >= floor)
+            fp = sum(1 for y, s in scored if not y and s >= floor)
+            fn = sum(1 for y, s in scored if y and s < floor)
+            p, r = tp / max(1, tp + fp), tp / max(1, tp + fn)
+            found.append((2 * p * r / (p + r) if p + r else 0.0, p, r, weights, floor))
     found.sort(key=lambda b: -b[0])
-    for f, p, r, params, score in found[:6]:
-        ep, er, ef = f1(even, score, params[-1])
-        print(
-            "w_sentence {} w_passage {} w_lexical {} low {} high {} w_anchor {} floor {}: ".format(
-                *params
-            )
-            + f"tuning P {p:.2f} R {r:.2f} F1 {f:.2f} | check P {ep:.2f} R {er:.2f} F1 {ef:.2f}"
+    for f, p, r, weights, floor in found[:8]:
+        checks = " | ".join(
+            "{} P {:.2f} R {:.2f} F1 {:.2f}".format(name, *f1(part, scorer(weights), floor))
+            for name, part in parts[1:]
         )
+        print(f"{weights} floor {floor}: tuning P {p:.2f} R {r:.2f} F1 {f:.2f} | {checks}")
 
 
 if __name__ == "__main__":

@@ -44,16 +44,22 @@ def triples(statements: list[Statement]) -> set[tuple[str, str, str]]:
     return {(s.subject, s.predicate, s.object) for s in statements if not s.negated}
 
 
-def test_supplying_a_product_to_a_customer_names_both_relations() -> None:
+def test_supplying_a_product_to_a_customer_states_the_supply_not_production() -> None:
+    # A supplier or seller may be a trader: the sentence does not say it makes the goods.
     out = read("Ganfeng Lithium supplies lithium hydroxide to Tesla.")
-    assert triples(out) == {
-        ("Ganfeng Lithium", "supplies", "Tesla"),
-        ("Ganfeng Lithium", "produces", "lithium hydroxide"),
-    }
+    assert triples(out) == {("Ganfeng Lithium", "supplies", "Tesla")}
     supply = next(s for s in out if s.object == "Tesla")
     assert (supply.subjectUal, supply.objectUal) == (U + "1", U + "2")
     assert supply.sentence == "Ganfeng Lithium supplies lithium hydroxide to Tesla."
     assert supply.source == SRC and supply.method == "dependency"
+
+
+def test_making_a_product_is_production() -> None:
+    out = read("Ganfeng Lithium refines lithium hydroxide at its Xinyu plant.")
+    assert ("Ganfeng Lithium", "produces", "lithium hydroxide") in triples(out)
+    assert ("Ganfeng Lithium", "produces", "lithium hydroxide") not in triples(
+        read("Ganfeng Lithium sells lithium hydroxide.")
+    )
 
 
 def test_buying_from_is_the_same_fact_as_supplying() -> None:

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from activities.relevance import RELEVANCE_FLOOR
 from kminer.config import Settings
 from kminer.runs import start_run
 from kminer.stack import embedded_stack
@@ -155,7 +156,7 @@ async def test_an_llm_drives_the_new_tools_end_to_end(
     claims = [a for a in result.candidateAssets if a["candidateKind"] == "claim"]
     assert claims, "the LLM path proposes candidates"
     for claim in claims:
-        assert claim["trustSignals"]["relevance"] >= 0.45
+        assert claim["trustSignals"]["relevance"] >= RELEVANCE_FLOOR
         assert any(e.get("id") for e in claim["provenance"]["evidence"]), "passage provenance"
     assert result.answer.text and result.usage.modelCalls >= 6
     roles = {

@@ -79,12 +79,14 @@ def test_a_tag_holding_the_thread_separator_is_refused() -> None:
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(
-        st.sampled_from(["@context", "@type", "@id", "@graph", "name", "x", "@value"])
-        | st.text(max_size=5),
-        inner,
-        max_size=4,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["@context", "@type", "@id", "@graph", "name", "x", "@value"])
+            | st.text(max_size=5),
+            inner,
+            max_size=4,
+        )
     ),
     max_leaves=30,
 )
@@ -179,9 +181,7 @@ def run_guarded(store: Store, sparql: str) -> Any:
 @example("SELECT * WHERE { ?s ?p ?o } # comment\nINSERT DATA { <urn:x> <urn:y> <urn:z> }")
 @example("SELECT * WHERE { ?s ?p ?o } ; INSERT DATA { <urn:x> <urn:y> <urn:z> }")
 @example('SELECT * WHERE { ?s ?p "# }" } INSERT DATA { <urn:x> <urn:y> <urn:z> }')
-def test_no_query_changes_the_store_or_escapes_as_another_error(
-    store: Store, sparql: str
-) -> None:
+def test_no_query_changes_the_store_or_escapes_as_another_error(store: Store, sparql: str) -> None:
     before = len(store)
     try:
         run_guarded(store, sparql)

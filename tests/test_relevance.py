@@ -10,7 +10,9 @@ import pytest
 
 from activities import relevance as R
 from activities.embeddings import OpenAiEmbedder, shared_minilm
+from activities.statements import score_relevance
 from tests.replay import replay_server
+from workflows.tool_contracts import Statement
 
 
 def test_content_words_drop_question_and_function_words() -> None:
@@ -37,17 +39,81 @@ def test_semantic_scale_is_per_model_and_clamped() -> None:
     assert R.semantic(0.45, "some-other-model") == pytest.approx(0.5)
 
 
-def test_anchor_and_formula() -> None:
+def test_anchor() -> None:
     asked = {"did:dkg:x/1", "tesla"}
     assert R.anchor(set(), {"x"}, "s") is None
     assert R.anchor(asked, {"did:dkg:x/1"}, "s") == 1.0
     assert R.anchor(asked, {"other"}, "Ganfeng supplies Tesla.") == 0.5
     assert R.anchor(asked, {"other"}, "Ganfeng supplies Teslas.") == 0.0
-    model = "all-MiniLM-L6-v2-int8"
-    base = R.relevance(0.45, 0.9, 0.5, model)
-    assert base == round(0.4 * 0.5 + 0.6 * 0.5, 3)
-    assert R.relevance(0.45, 0.9, 0.5, model, 1.0) == round(0.7 * base + 0.3, 3)
+
+
+MODEL = "all-MiniLM-L6-v2-int8"
+# Cosines that rescale to 0.5, 1.0, 0.0 and 0.25 on MiniLM's [0.2, 0.7] scale.
+HALF, FULL, NONE, QUARTER = 0.45, 0.7, 0.2, 0.325
+
+
+def test_each_term_counts_with_its_documented_weight() -> None:
+    w = R.Weights(0.1, 0.2, 0.15, 0.25, relation=0.3, anchor=0.3)
+    signals = R.Signals(HALF, FULL, 0.4, 0.8, QUARTER)
+    expected = 0.1 * 0.5 + 0.2 * 1.0 + 0.15 * 0.4 + 0.25 * 0.8 + 0.3 * 0.25
+    assert R.relevance(signals, MODEL, w) == round(expected, 3)
+    # The anchor mixes in at its own weight when the question names entities.
+    anchored = R.Signals(HALF, FULL, 0.4, 0.8, QUARTER, anchor=1.0)
+    assert R.relevance(anchored, MODEL, w) == round(0.7 * expected + 0.3, 3)
+    assert R.relevance(R.Signals(HALF, FULL, 0.4, 0.8, QUARTER, anchor=0.0), MODEL, w) == round(
+        0.7 * expected, 3
+    )
+
+
+def test_a_text_without_a_relation_gives_that_weight_to_its_sentence() -> None:
+    w = R.Weights(sentence=0.2, source=0.2, lexical=0.2, source_lexical=0.1, relation=0.3)
+    bare = R.Signals(FULL, NONE, 0.0, 0.0, relation_cos=None)
+    assert R.relevance(bare, MODEL, w) == 0.5
+    assert R.relevance(R.Signals(FULL, NONE, 0.0, 0.0, relation_cos=NONE), MODEL, w) == 0.2
+
+
+def test_shares_are_clamped_and_the_default_weights_sum_to_one() -> None:
+    w = R.WEIGHTS
+    total = w.sentence + w.source + w.lexical + w.source_lexical + w.relation
+    assert total == pytest.approx(1.0)
+    assert R.relevance(R.Signals(FULL, FULL, 3.0, 3.0, FULL), MODEL) == 1.0
+    assert R.relevance(R.Signals(NONE, NONE, -1.0, -1.0, NONE), MODEL) == 0.0
     assert R.is_relevant(R.RELEVANCE_FLOOR) and not R.is_relevant(R.RELEVANCE_FLOOR - 0.001)
+
+
+def test_passage_text_puts_the_title_first() -> None:
+    assert R.passage_text("Neon supply", "Cryon sells neon.") == "Neon supply. Cryon sells neon."
+    assert R.passage_text(None, "Cryon sells neon.") == "Cryon sells neon."
+
+
+def test_of_two_facts_in_one_sentence_the_asked_relation_ranks_higher() -> None:
+    sentence = "Helix Bio sponsors the ORCA-3 trial, which runs at clinics in Lyon."
+    facts = [("Helix Bio", "sponsors", "ORCA-3"), ("ORCA-3", "locatedIn", "Lyon")]
+    statements = [
+        Statement(subject=s, predicate=p, object=o, sentence=sentence, source="https://x.example")
+        for s, p, o in facts
+    ]
+    score_relevance(
+        statements, {"https://x.example#": sentence}, "Who funds the ORCA-3 study?", shared_minilm()
+    )
+    sponsors, located = statements
+    assert sponsors.relevance > located.relevance
+    where = "Where is the ORCA-3 trial located?"
+    score_relevance(statements, {"https://x.example#": sentence}, where, shared_minilm())
+    assert located.relevance > sponsors.relevance
+
+
+def test_a_true_statement_from_an_off_topic_source_scores_lower() -> None:
+    on_topic = "Neon prices: fabs in Taiwan buy neon from Cryon. Cryon ships from Odesa."
+    off_topic = "Football results: Cryon sponsors the Odesa football club this season."
+    statements = [
+        Statement(subject="Cryon", predicate="locatedIn", object="Odesa",
+                  sentence="Cryon ships from Odesa.", source=src)
+        for src in ("https://a.example", "https://b.example")
+    ]  # fmt: skip
+    texts = {"https://a.example#": on_topic, "https://b.example#": off_topic}
+    score_relevance(statements, texts, "Which fabs depend on neon from Ukraine?", shared_minilm())
+    assert statements[0].relevance > statements[1].relevance
 
 
 def test_minilm_puts_related_sentences_closer() -> None:

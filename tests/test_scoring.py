@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from activities.relevance import RELEVANCE_FLOOR
 from activities.report import synthesize_report
 from activities.scoring import (
     Assessment,
@@ -303,7 +304,7 @@ def test_the_reasoning_explains_every_term_in_words() -> None:
     assert a.reasoning == [
         "completeness 3/3 required fields",
         "3 independent sources (1 high, 1 low, 1 dkg): evidence 0.96",
-        "relevance to the question 1.00 (floor 0.45)",
+        f"relevance to the question 1.00 (floor {RELEVANCE_FLOOR:g})",
         "linked to 2 assets, average stake 35,000 TRAC, some above 50,000: stake term 0.50",
         "publisher reputation 1.00",
         "2 flagged contradictions with other sources or candidates: -0.30",
@@ -350,7 +351,7 @@ def test_components_record_each_term() -> None:
 
 def test_relevance_at_the_floor_passes_and_above_one_counts_as_one() -> None:
     ev = [src(LOW_A), src(LOW_B), src(LOW_C)]
-    at_floor = scored(evidence=ev, relevance=0.45)
+    at_floor = scored(evidence=ev, relevance=RELEVANCE_FLOOR)
     assert not any("relevance floor" in r for r in at_floor.reasoning if r.startswith("rejected"))
     assert (
         scored(evidence=ev, relevance=1.7).trustSignals.confidence

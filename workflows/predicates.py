@@ -124,6 +124,34 @@ PREDICATES: dict[str, Predicate] = {
     )
 }  # fmt: skip
 
+# What a question about each relation talks about, in plain words. Relevance compares the
+# question with these (activities/relevance.py "relation fit"), so a claim whose relation
+# is the kind of fact the question asks for ranks above its sentence-mates.
+ASKS: dict[str, str] = {
+    "supplies": "suppliers, customers and buyers: who supplies, sells to or buys from whom",
+    "produces": "producers: who produces, makes, publishes or manufactures a product",
+    "subsidiaryOf": "ownership structure: which company is a subsidiary of which parent",
+    "ownsStakeIn": "owners: who owns, holds a stake in or controls a company, mine or project",
+    "acquired": "acquisitions: which company acquired or bought another",
+    "partnerOf": "partners: joint ventures, partnerships and agreements between organisations",
+    "operatesIn": "operations: who runs or operates a site, mine, plant or project, and where",
+    "locatedIn": "locations: where something is located or was held",
+    "restrictsExportsOf": "export restrictions: which governments ban or restrict exports of goods",
+    "imposesTariffsOn": "tariffs and trade measures imposed on imports of goods",
+    "sanctions": "sanctions: who sanctions or blacklists whom",
+    "nationalises": "nationalisation: which state nationalises a resource or company",
+    "regulates": "regulation: which authority regulates, licenses or revokes permits of whom",
+    "affectedBy": "exposure and risk: who is affected by, exposed to or at risk from an event, "
+    "policy or shortage",
+    "sponsors": "sponsors: who sponsors, funds or runs a study or trial",
+    "studies": "studies: which drug, product or condition a trial or study tests",
+    "treats": "treatments: which drug treats which condition",
+    "awardsContractTo": "contracts: who awarded or won a contract or tender, and to whom",
+    "exportsTo": "trade flows: which country or company exports goods to where",
+    "memberOf": "membership: who is a member of which organisation",
+    RELATED_TO: "any connection between two things",
+}
+
 # Families that carry no type information: they never block a relation.
 UNTYPED = frozenset({"thing", ""})
 

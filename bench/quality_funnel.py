@@ -1,0 +1,157 @@
+"""Where the gold facts of bench/quality are lost: a funnel over the rules pipeline.
+
+    .venv/bin/python bench/quality_funnel.py [--set demo|heldout] [--show]
+
+The same tools discovery and enrichment call (corpus search, `extract_statements`'s
+reading and relevance, `propose_knowledge_assets`), run in-process without Temporal so a
+change can be judged in seconds. For every gold fact it reports the first stage it fails:
+
+  extractable   some statement of the whole corpus (every passage) states it
+  retrieved     ... one of those statements comes from a passage the search returned
+  relevant      ... and passes the relevance floor (asserted, not hedged)
+  proposed      ... and is among the claims enrichment proposes
+
+`bench/quality.py` stays the measure (real workflows); this explains its figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+import tempfile
+import warnings
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+warnings.filterwarnings("ignore")
+
+from activities.agents.policy import _documents  # noqa: E402
+from activities.embeddings import shared_minilm  # noqa: E402
+from activities.enrichment import EnrichmentActivities  # noqa: E402
+from activities.entities import EntityResolver  # noqa: E402
+from activities.extraction import read_statements  # noqa: E402
+from activities.nlp import Resolver  # noqa: E402
+from activities.relevance import RELEVANCE_FLOOR  # noqa: E402
+from activities.search import CorpusSearch  # noqa: E402
+from activities.statements import question_entities, score_relevance  # noqa: E402
+from bench.quality import make_pdfs, score  # noqa: E402
+from bench.quality_labels import QUALITY_DIR, claim_view, load  # noqa: E402
+from storage.corpus_index import CorpusIndex, _hit  # noqa: E402
+from storage.corpus_models import _HIT_COLUMNS  # noqa: E402
+from storage.dkg_index import normalise_name  # noqa: E402
+from storage.dkg_store import SEED_DIR, EmbeddedDkg  # noqa: E402
+from workflows.tool_contracts import ProposeArgs, SourceDocument, Statement  # noqa: E402
+
+SEARCH_RESULTS = 12  # what the rules policy asks for at maxIterations 4
+MAX_CANDIDATES = 8
+STAGES = ("extractable", "retrieved", "relevant", "proposed")
+
+
+def _view(st: Statement, entities: EntityResolver) -> dict[str, Any]:
+    s = entities.ref(st.subject, st.subjectType, st.subjectUal)
+    o = entities.ref(st.object, st.objectType, st.objectUal)
+    return {"predicate": st.predicate, "subject": (s.name, s.ual), "object": (o.name, o.ual)}
+
+
+def all_passages(index: CorpusIndex) -> list[dict[str, Any]]:
+    """Every passage of the corpus as a search hit (what a perfect search could return)."""
+    sql = f"SELECT {_HIT_COLUMNS} FROM passages p JOIN documents d ON d.id = p.document_id"
+    with sqlite3.connect(index.db_path) as conn:
+        rows = conn.execute(sql).fetchall()
+    return [_hit(row, 0.0).model_dump() | {"url": row[0]} for row in rows]
+
+
+def run(name: str, show: bool) -> tuple[Counter[str], dict[str, Any]]:
+    dkg = EmbeddedDkg(None)
+    dkg.ensure_seeded(SEED_DIR)
+    gazetteer = dkg.gazetteer()
+    by_name: dict[str, set[str]] = {}
+    for label, ual, _ in gazetteer:
+        by_name.setdefault(normalise_name(label), set()).add(ual)
+    header, questions = load(name, lambda n: by_name.get(normalise_name(n), set()))
+    tmp = Path(tempfile.mkdtemp(prefix="kminer-funnel-"))
+    index = CorpusIndex(tmp / "corpus.db", Path("storage/corpus"))
+    if header.get("corpus") == "heldout":
+        index.add(make_pdfs(QUALITY_DIR / "heldout" / "docs", tmp / "docs"))
+    embedder = shared_minilm()
+    search = CorpusSearch(index, embedder)
+    resolver, entities = Resolver(gazetteer), EntityResolver(gazetteer, {})
+    enrich = EnrichmentActivities(dkg, embedder, None)  # type: ignore[arg-type]
+
+    # Extraction does not depend on the question: read every passage once.
+    every: list[Statement] = []
+    for hit in all_passages(index):
+        every.extend(read_statements(SourceDocument(**_documents([hit])[0]), gazetteer, resolver))
+
+    lost: Counter[str] = Counter()
+    runs: dict[str, dict[str, Any]] = {}
+    for q in questions:
+        hits = search.search(q.query, SEARCH_RESULTS)
+        docs = [SourceDocument(**d) for d in _documents(hits)]
+        texts: dict[str, str] = {}
+        found: list[Statement] = []
+        for doc in docs:
+            for st in read_statements(doc, gazetteer, resolver):
+                texts[f"{st.source}#{st.passageId or ''}"] = doc.text
+                found.append(st)
+        asked = question_entities(q.query, gazetteer, resolver)
+        score_relevance(found, texts, q.query, embedder, asked)
+        kept = [s for s in found if s.relevance >= RELEVANCE_FLOOR and not s.hedged]
+        rows = enrich.propose(
+            ProposeArgs(statements=kept, query=q.query, maxCandidates=MAX_CANDIDATES),
+            "2026-01-01T00:00:00",
+        )
+        claims = [v for r in rows if r["kind"] == "claim" for v in [claim_view(r)] if v]
+        runs[q.id] = {
+            "candidates": [{**r["asset"], "candidateKind": r["kind"]} for r in rows],
+            "published": 0, "answer": "", "seconds": 0.0,
+        }  # fmt: skip
+        if show:
+            print(f"{q.id} {q.query}")
+        for fact in q.gold:
+            stage = "proposed"
+            if not any(fact.matches(_view(s, entities)) for s in every if not s.negated):
+                stage = "extractable"
+            elif not any(fact.matches(_view(s, entities)) for s in found if not s.negated):
+                stage = "retrieved"
+            elif not any(fact.matches(_view(s, entities)) for s in kept if not s.negated):
+                stage = "relevant"
+            elif not any(fact.matches(c) for c in claims):
+                stage = "proposed"
+            else:
+                stage = "ok"
+            lost[stage] += 1
+            if show and stage != "ok":
+                best = [
+                    s.relevance for s in found if fact.matches(_view(s, entities))
+                ]
+                print(
+                    f"   lost at {stage:11} {fact.subject.names[0]} {sorted(fact.predicates)} "
+                    f"{fact.object.names[0]}" + (f"  (rel {max(best):.2f})" if best else "")
+                )
+    return lost, score(questions, runs, show=False)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--set", choices=["demo", "heldout"], default="demo")
+    parser.add_argument("--show", action="store_true")
+    args = parser.parse_args()
+    lost, figures = run(args.set, args.show)
+    total = sum(lost.values())
+    print(f"\n{args.set}: {total} gold facts")
+    for stage in (*STAGES, "ok"):
+        label = "found" if stage == "ok" else f"lost: not {stage}"
+        print(f"  {label:26} {lost[stage]:4}  {lost[stage] / max(1, total):.0%}")
+    print("figures of the proposed claims (no validation, no publishing):")
+    for key in ("precision", "recall", "off_topic_rate", "related_to_share", "new_entity_recall",
+                "claims"):
+        print(f"  {key:26} {figures[key]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
