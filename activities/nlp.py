@@ -223,11 +223,16 @@ def mentions_in(doc: Any, gazetteer: Gazetteer, resolver: Resolver) -> list[Ment
             continue  # lower-case spans are common nouns spaCy over-read
         shift = raw.find(name)
         start, end = start + shift, start + shift + len(name)
-        if any(s < end and start < e for s, e in taken):
-            continue
         if len(name.split()) > MAX_NAME_WORDS or not re.search(r"[A-Za-z]{2}", name):
             continue
         known = resolver.resolve(name)
+        if any(s < end and start < e for s, e in taken):
+            inner = [m for m in found if m.start < end and start < m.end]
+            if not _names_more(name, raw, label, known, inner, start, end):
+                continue
+            # "Western Australia" is not Australia: the longer proper name is the entity.
+            found = [m for m in found if m not in inner]
+            taken = [(m.start, m.end) for m in found]
         if known is None and not label and infer_type(name, label)[0] == "concept":
             continue  # a proper-noun run with nothing saying what it names
         if known is not None:
@@ -242,6 +247,24 @@ def mentions_in(doc: Any, gazetteer: Gazetteer, resolver: Resolver) -> list[Ment
     found.sort(key=lambda m: m.start)
     found = short_forms(found)
     return _bare_short_forms(doc, found)
+
+
+def _names_more(
+    name: str, raw: str, label: str, known: Any, inner: list[Mention], start: int, end: int
+) -> bool:
+    """Whether an NER place or organisation name is a longer, different name around the
+    gazetteer mentions inside it: every inner mention lies within it, and the words it
+    adds are capitalised (a name: "Western Australia", "Kathleen Valley"), not a
+    possessive or a common noun ("Chile's", "Albemarle plant")."""
+    if label not in ("GPE", "LOC", "FAC", "ORG") or known is not None or not inner:
+        return False
+    if any(m.start < start or m.end > end or m.ual is None for m in inner):
+        return False
+    rest = name
+    for m in inner:
+        rest = rest.replace(m.text, " ")
+    extra = [w for w in re.findall(r"[\w']+", rest) if w]
+    return bool(extra) and all(w[:1].isupper() and "'" not in w for w in extra)
 
 
 def _bare_short_forms(doc: Any, found: list[Mention]) -> list[Mention]:

@@ -24,6 +24,23 @@ def test_content_words_drop_question_and_function_words() -> None:
     assert R.stem("CATL's") == "catl" and R.stem("gas") == "gas"
 
 
+@pytest.mark.parametrize(
+    ("word", "stem"),
+    [
+        ("suppliers", "supplier"), ("flies", "fly"), ("ties", "tie"),
+        ("processes", "process"), ("crashes", "crash"), ("taxes", "tax"), ("axes", "axe"),
+        ("ores", "ore"), ("gas", "gas"), ("status", "status"), ("analysis", "analysis"),
+        ("'lithium'", "lithium"), ("Tianqi's", "tianqi"),
+    ],
+)  # fmt: skip
+def test_stem_cuts_plural_endings_only_where_a_stem_remains(word: str, stem: str) -> None:
+    assert R.stem(word) == stem
+
+
+def test_content_words_keep_two_letter_names_and_drop_single_letters() -> None:
+    assert R.content_words("Plan B for the UK lithium trade") == {"plan", "uk", "lithium", "trade"}
+
+
 def test_lexical_share() -> None:
     q = "Which suppliers of lithium carry geopolitical risk?"
     assert R.lexical(q, "A lithium supplier faces geopolitical risk") == 1.0
@@ -63,6 +80,19 @@ def test_each_term_counts_with_its_documented_weight() -> None:
     assert R.relevance(R.Signals(HALF, FULL, 0.4, 0.8, QUARTER, anchor=0.0), MODEL, w) == round(
         0.7 * expected, 3
     )
+
+
+def test_every_cosine_uses_the_model_s_own_scale() -> None:
+    # OpenAI's small model: unrelated text at 0.15, a paraphrase at 0.65.
+    openai = "openai:text-embedding-3-small"
+    for weights in (
+        R.Weights(1.0, 0, 0, 0, 0),
+        R.Weights(0, 1.0, 0, 0, 0),
+        R.Weights(0, 0, 0, 0, 1.0),
+    ):
+        signals = R.Signals(0.45, 0.45, 0.0, 0.0, 0.45)
+        assert R.relevance(signals, openai, weights) == 0.6
+        assert R.relevance(signals, MODEL, weights) == 0.5
 
 
 def test_a_text_without_a_relation_gives_that_weight_to_its_sentence() -> None:
