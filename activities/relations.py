@@ -255,6 +255,12 @@ def _from_verb(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
         if tok.i not in sent.owner and tok.pos_ in ("NOUN", "PROPN"):
             for predicate, swap, obj_tok in _nominal_objects(sent, tok, lemma):
                 _emit(out, sent, subjects, predicate, swap, obj_tok, flags, f"{lemma} {tok.text}")
+            if lemma in RESTRICTING_VERBS and _lemma(tok) in EXPORT_NOUNS:
+                # "suspended cobalt exports": the goods compounded into the export noun.
+                for goods in tok.children:
+                    if goods.dep_ == "compound" and goods.i not in sent.owner:
+                        _emit(out, sent, subjects, "restrictsExportsOf", False, goods, flags,
+                              f"{lemma} {tok.text}")  # fmt: skip
             if lemma == "award" and _lemma(tok) in CONTRACT_NOUNS:
                 for prep in tok.children:
                     if prep.dep_ == "prep" and _lemma(prep) == "to":

@@ -108,8 +108,25 @@ class SentenceView:
         return phrase_mention(self.doc[first : head.i + 1], "event", "Event")
 
     def concept_at(self, tok: Any) -> list[Mention]:
-        """A noun phrase with no entity as a concept object: 'raw lithium ore',
-        'lithium extraction, refining and cathode technologies' (coordination kept whole)."""
+        """A noun phrase with no entity as a concept object: 'raw lithium ore'. Goods
+        coordinated at the head ('gallium and germanium') are one concept each; coordinated
+        modifiers of one head ('lithium extraction, refining and cathode technologies')
+        stay one phrase."""
+        heads = [tok]
+        while (nxt := next((c for c in heads[-1].children if c.dep_ == "conj"), None)) is not None:
+            if nxt.pos_ not in ("NOUN", "PROPN") or nxt.i in self.owner:
+                break
+            heads.append(nxt)
+        # Singular conjuncts before a plural last one share its head ("extraction, refining
+        # and cathode technologies" are three technologies, not "refining" on its own).
+        shared = heads[-1].tag_ in ("NNS", "NNPS") and any(
+            h.tag_ not in ("NNS", "NNPS") for h in heads[:-1]
+        )
+        if len(heads) > 1 and not shared and heads[-1].i == max(t.i for t in tok.subtree):
+            return [m for h in heads for m in self._concept(h, split=True)]
+        return self._concept(tok, split=False)
+
+    def _concept(self, tok: Any, split: bool) -> list[Mention]:
         core: set[int] = set()
         stack = [tok]
         while stack:
@@ -119,8 +136,9 @@ class SentenceView:
             core.add(t.i)
             stack.extend(
                 c for c in t.children
-                if c.dep_ in ("compound", "amod", "nmod", "conj", "cc")
-                or (c.dep_ == "punct" and c.text == ",")
+                if c.dep_ in ("compound", "amod", "nmod")
+                or (not (split and t is tok) and (
+                    c.dep_ in ("conj", "cc") or (c.dep_ == "punct" and c.text == ",")))
             )  # fmt: skip
         if tok.i in self.owner:
             return []

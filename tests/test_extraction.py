@@ -6,7 +6,7 @@ import pytest
 
 from activities.extraction import read_statements
 from activities.extraction_patterns import find_mentions, predicate_for
-from activities.nlp import Resolver, infer_type
+from activities.nlp import Resolver, infer_type, mentions_in, parse
 from workflows.tool_contracts import SourceDocument, Statement
 
 U = "did:dkg:otp:20430/0xcdb/"
@@ -176,3 +176,37 @@ def test_gazetteer_mentions_prefer_the_longest_label() -> None:
 )  # fmt: skip
 def test_the_words_between_two_names(gap: str, expected: tuple[str, bool] | None) -> None:
     assert predicate_for(gap) == expected
+
+
+def test_goods_coordinated_at_the_head_are_one_fact_each() -> None:
+    out = triples(read("China restricted exports of gallium and germanium in 2023."))
+    assert {("China", "restrictsExportsOf", "gallium"),
+            ("China", "restrictsExportsOf", "germanium")} <= out  # fmt: skip
+    assert not any(o == "gallium and germanium" for _, _, o in out)
+
+
+def test_coordinated_modifiers_of_one_plural_head_stay_one_phrase() -> None:
+    out = triples(read("China added lithium extraction, refining and cathode technologies "
+                       "to its export restriction catalogue."))  # fmt: skip
+    objects = {o for _, p, o in out if p == "restrictsExportsOf"}
+    assert objects == {"lithium extraction, refining and cathode technologies"}
+
+
+def test_the_goods_can_be_compounded_into_the_export_noun() -> None:
+    out = triples(read("Earlier this year Indonesia suspended cobalt exports for four months."))
+    assert ("Indonesia", "restrictsExportsOf", "cobalt") in out
+    assert not any(p == "restrictsExportsOf" for _, p, _ in triples(
+        read("Indonesia reported cobalt exports for four months.")))  # fmt: skip
+
+
+def test_a_longer_place_name_around_a_dkg_label_is_its_own_entity() -> None:
+    gaz = [*GAZ, ("Australia", U + "30", "Country"), ("Talison Lithium", U + "31", "Corporation")]
+    text = "Talison Lithium operates the Greenbushes mine in Western Australia."
+    names = {(m.name, m.ual) for m in mentions_in(parse(text), gaz, Resolver(gaz))}
+    assert ("Western Australia", None) in names
+    assert ("Australia", U + "30") not in names
+    # The label itself, or with a possessive, is still the DKG asset.
+    said = "Australia's miners ship spodumene to China."
+    assert ("Australia", U + "30") in {
+        (m.name, m.ual) for m in mentions_in(parse(said), gaz, Resolver(gaz))
+    }
