@@ -146,7 +146,15 @@ VERB_RULES: list[tuple[frozenset[str], frozenset[str], str, bool, frozenset[str]
         frozenset({"dobj"}),
         "studies",
         False,
-        frozenset({"product", "concept", "event", "organization"}),
+        frozenset({"product", "drug", "medicalcondition", "concept", "event", "organization"}),
+    ),
+    (
+        # "tested Tirzepatide in Obesity", "tested A with Pembrolizumab"
+        frozenset("test evaluate study investigate assess examine trial".split()),
+        frozenset({"in", "with"}),
+        "studies",
+        False,
+        frozenset({"drug", "medicalcondition"}),
     ),
     (frozenset({"treat"}), frozenset({"dobj"}), "treats", False, ANY),
     (
@@ -215,6 +223,8 @@ HEDGE_VERBS = frozenset(
 PASSIVE_STATE_VERBS = frozenset(
     "locate base headquarter situate register incorporate list domicile".split()
 )
+# "COP28 was held in Dubai": where an event took place (passive only: "X holds a stake in").
+PASSIVE_LOCATION_VERBS = frozenset("hold host stage convene organise organize".split())
 OWN_VERBS = frozenset("own hold control acquire buy take purchase keep retain".split())
 QUANTITY_NOUNS = frozenset("% percent stake majority minority share portion half".split())
 LIST_NOUNS = frozenset("list blacklist catalogue catalog register registry".split())

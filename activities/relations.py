@@ -35,6 +35,7 @@ from activities.relation_lexicon import (
     LIST_VERBS,
     NOUN_RULES,
     OWN_VERBS,
+    PASSIVE_LOCATION_VERBS,
     PASSIVE_STATE_VERBS,
     PRONOUNS,
     QUANTITY_NOUNS,
@@ -79,13 +80,25 @@ def _subjects(sent: SentenceView, verb: Any, depth: int = 0) -> list[Any]:
         return subj
     if verb.dep_ in ("xcomp", "conj", "advcl") and verb.head.pos_ in ("VERB", "AUX"):
         return _subjects(sent, verb.head, depth + 1)
+    if verb.dep_ == "pcomp" and verb.head.dep_ == "prep" and verb.head.head.pos_ == "VERB":
+        return _subjects(sent, verb.head.head, depth + 1)  # "X did A after raising B": X
     if verb.dep_ == "acl" and verb.head.pos_ in ("NOUN", "PROPN"):
         return []
     return []
 
 
 def _is_passive(verb: Any) -> bool:
-    return any(c.dep_ in ("nsubjpass", "auxpass") for c in verb.children)
+    return any(c.dep_ in ("nsubjpass", "auxpass") for c in verb.children) or _is_participle(verb)
+
+
+def _is_participle(verb: Any) -> bool:
+    """'the database maintained by JRC': a past participle modifying a noun, with an agent."""
+    return (
+        verb.dep_ == "acl"
+        and verb.tag_ == "VBN"
+        and verb.head.pos_ in ("NOUN", "PROPN")
+        and any(c.dep_ == "agent" for c in verb.children)
+    )
 
 
 def _negated(verb: Any) -> bool:
@@ -224,7 +237,7 @@ def _from_verb(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
     passive = _is_passive(verb)
     lemma = _lemma(verb)
     flags = (_negated(verb), _hedged(verb))
-    subj_heads = _subjects(sent, verb)
+    subj_heads = [verb.head] if _is_participle(verb) else _subjects(sent, verb)
     slots = _slots(verb)
     if passive:
         agents = [t for slot, t in slots if slot == "agent"]
@@ -232,7 +245,7 @@ def _from_verb(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
             # "X is supplied by Y": Y acts, X takes the object slot.
             slots = [(s, t) for s, t in slots if s != "agent"] + [("dobj", t) for t in subj_heads]
             subj_heads = agents
-        elif lemma not in PASSIVE_STATE_VERBS:
+        elif lemma not in PASSIVE_STATE_VERBS and lemma not in PASSIVE_LOCATION_VERBS:
             return  # "concentrate is shipped to B": the shipper is not named
     subjects = [m for h in subj_heads for m in sent.entities_at(h)]
     if not subjects and any(_refers_back(h) for h in subj_heads):
@@ -250,10 +263,18 @@ def _from_verb(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
             subjects = sent.entities_at(head.head, via_noun=False)
     if not subjects:
         return
+    # A verb whose object carries a typed relation ("raised Section 301 tariffs on X")
+    # needs no untyped fallback for a name inside that object.
+    nominal = {
+        tok.i: _nominal_objects(sent, tok, lemma)
+        for _, tok in slots
+        if tok.i not in sent.owner and tok.pos_ in ("NOUN", "PROPN")
+    }
+    typed_by_noun = any(nominal.values())
     for slot, tok in slots:
         # Objects named through a relational noun: "holds a stake in B".
-        if tok.i not in sent.owner and tok.pos_ in ("NOUN", "PROPN"):
-            for predicate, swap, obj_tok in _nominal_objects(sent, tok, lemma):
+        if tok.i in nominal:
+            for predicate, swap, obj_tok in nominal[tok.i]:
                 _emit(out, sent, subjects, predicate, swap, obj_tok, flags, f"{lemma} {tok.text}")
             if lemma in RESTRICTING_VERBS and _lemma(tok) in EXPORT_NOUNS:
                 # "suspended cobalt exports": the goods compounded into the export noun.
@@ -276,9 +297,17 @@ def _from_verb(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
             rule = _verb_rule(lemma, slot, family)
             if rule is None and lemma in ("award", "grant", "give") and slot in ("to", "dative"):
                 rule = ("awardsContractTo", False)
+            if (
+                rule is None
+                and passive
+                and lemma in PASSIVE_LOCATION_VERBS
+                and slot in ("in", "at")
+            ):
+                rule = ("locatedIn", False) if family == "place" else None
             if rule is None and lemma in ("win", "secure", "receive", "land") and slot == "from":
                 rule = ("awardsContractTo", True)
-            if rule is None and slot == "dobj" and family != "concept" and lemma not in KNOWN_VERBS:
+            if (rule is None and slot == "dobj" and family != "concept" and not typed_by_noun
+                    and lemma not in KNOWN_VERBS):  # fmt: skip
                 # A verb joins two entities but no typed relation fits: say only that.
                 rule = ("relatedTo", False)
             if rule is None:

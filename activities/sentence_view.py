@@ -137,6 +137,7 @@ class SentenceView:
             stack.extend(
                 c for c in t.children
                 if c.dep_ in ("compound", "amod", "nmod")
+                or (c.dep_ == "punct" and c.text in ("-", "–"))  # "lithium-ion"
                 or (not (split and t is tok) and (
                     c.dep_ in ("conj", "cc") or (c.dep_ == "punct" and c.text == ",")))
             )  # fmt: skip

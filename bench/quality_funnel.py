@@ -132,7 +132,7 @@ def run(name: str, show: bool) -> tuple[Counter[str], dict[str, Any]]:
                     f"   lost at {stage:11} {fact.subject.names[0]} {sorted(fact.predicates)} "
                     f"{fact.object.names[0]}" + (f"  (rel {max(best):.2f})" if best else "")
                 )
-    return lost, score(questions, runs, show=False)
+    return lost, score(questions, runs, show=show)
 
 
 def main() -> int:

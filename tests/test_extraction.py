@@ -210,3 +210,38 @@ def test_a_longer_place_name_around_a_dkg_label_is_its_own_entity() -> None:
     assert ("Australia", U + "30") in {
         (m.name, m.ual) for m in mentions_in(parse(said), gaz, Resolver(gaz))
     }
+
+
+def test_a_clause_after_a_preposition_keeps_the_main_subject() -> None:
+    out = triples(read("China added the technologies to its list after raising tariffs on "
+                       "imported lithium-ion batteries."))  # fmt: skip
+    assert ("China", "imposesTariffsOn", "imported lithium-ion batteries") in out
+
+
+def test_a_participle_with_an_agent_names_who_acts() -> None:
+    gaz = [*GAZ, ("EDGAR emissions database", U + "44", "Dataset")]
+    text = "Analysts used the EDGAR emissions database maintained by Rosatom."
+    out = read_statements(SourceDocument(text=text, source=SRC), gaz, Resolver(gaz))
+    assert ("Rosatom", "produces", "EDGAR emissions database") in triples(out)
+
+
+def test_an_event_held_in_a_place_is_located_there_but_holding_a_stake_is_not() -> None:
+    gaz = [*GAZ, ("COP28", U + "40", "Event"), ("Mali", U + "41", "Country")]
+    said = read_statements(SourceDocument(text="COP28 was held in Mali.", source=SRC), gaz,
+                           Resolver(gaz))  # fmt: skip
+    assert ("COP28", "locatedIn", "Mali") in triples(said)
+    held = read_statements(SourceDocument(text="Tesla holds a plant in Mali.", source=SRC), gaz,
+                           Resolver(gaz))  # fmt: skip
+    assert not any(p == "locatedIn" and s == "Tesla" for s, p, _ in triples(held))
+
+
+def test_a_trial_tested_a_drug_in_a_condition() -> None:
+    gaz = [*GAZ, ("ORCA-3", U + "42", "MedicalStudy"), ("Obesity", U + "43", "MedicalCondition")]
+    text = "ORCA-3 tested Lecanemab in Obesity."
+    out = read_statements(SourceDocument(text=text, source=SRC), gaz, Resolver(gaz))
+    assert {("ORCA-3", "studies", "Lecanemab"), ("ORCA-3", "studies", "Obesity")} <= triples(out)
+
+
+def test_no_untyped_fallback_beside_a_typed_object() -> None:
+    out = triples(read("China raised Rosatom tariffs on imported lithium-ion batteries."))
+    assert not any(p == "relatedTo" for _, p, _ in out)
