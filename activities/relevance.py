@@ -27,8 +27,11 @@ relation fit
     so of two true statements in one sentence the one of the asked relation ranks higher.
 anchor
     1 when the claim is about an entity the question names ("Who are Tesla's suppliers?":
-    Tesla), 0.5 when its sentence mentions one, 0 otherwise: a question about named
-    entities is answered by facts about them.
+    Tesla), 0.5 when its sentence mentions one, `SOURCE_ANCHOR` when only its source
+    does: a question about named entities is answered by facts about them. A source that
+    names none of them cannot answer the question: relevance 0 ("Which cocoa traders are
+    exposed in Ghana?" is not answered by a page on lithium that never names Ghana,
+    however well its export-restriction sentences match the question's words).
 
 A statement below `RELEVANCE_FLOOR` is never proposed. The constants come from
 `bench/relevance_calibration.py`: searched on the odd-numbered labeled demo questions,
@@ -56,6 +59,8 @@ class Weights:
 WEIGHTS = Weights()
 W_ANCHOR = WEIGHTS.anchor
 RELEVANCE_FLOOR = 0.375
+# The anchor of a statement whose source, not its sentence, names a question entity.
+SOURCE_ANCHOR = 0.25
 
 # (low, high) cosine per embedding model name (activities/embeddings.py `name`).
 CALIBRATION: dict[str, tuple[float, float]] = {
@@ -122,8 +127,10 @@ def semantic(cosine: float, model: str) -> float:
     return min(1.0, max(0.0, (cosine - low) / (high - low)))
 
 
-def anchor(question_entities: set[str], ends: set[str], sentence: str) -> float | None:
-    """1 / 0.5 / 0 as documented; None when the question names no entity.
+def anchor(
+    question_entities: set[str], ends: set[str], sentence: str, source: str = ""
+) -> float | None:
+    """1 / 0.5 / 0.25 / 0 as documented; None when the question names no entity.
 
     Entities are compared as normalised names or UALs (the caller's keys).
     """
@@ -131,11 +138,17 @@ def anchor(question_entities: set[str], ends: set[str], sentence: str) -> float 
         return None
     if ends & question_entities:
         return 1.0
-    text = f" {' '.join(_WORD.findall(sentence.lower()))} "
-    # A UAL never matches here: its ':' and '/' are not word characters.
-    if any(f" {e} " in text for e in question_entities):
+    # A UAL never matches a text: its ':' and '/' are not word characters.
+    if _names_any(question_entities, sentence):
         return 0.5
+    if _names_any(question_entities, source):
+        return SOURCE_ANCHOR
     return 0.0
+
+
+def _names_any(entities: set[str], text: str) -> bool:
+    words = f" {' '.join(_WORD.findall(text.lower()))} "
+    return any(f" {e} " in words for e in entities)
 
 
 @dataclass(frozen=True)
@@ -173,6 +186,8 @@ def relevance(signals: Signals, model: str, weights: Weights = WEIGHTS) -> float
         + (weights.relation * semantic(relation, model) if relation is not None else 0.0)
     )
     if signals.anchor is not None:
+        if signals.anchor == 0.0:
+            return 0.0  # the source never names what the question is about
         score = (1 - weights.anchor) * score + weights.anchor * signals.anchor
     return round(score, 3)
 

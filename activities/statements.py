@@ -77,7 +77,7 @@ def score_relevance(
             lexical=lexical(query, f"{st.sentence} {st.sourceTitle or ''}"),
             source_lexical=lexical(query, source),
             relation_cos=cos[relations[st.predicate]],
-            anchor=anchor(entities or set(), ends, st.sentence),  # type: ignore[arg-type]
+            anchor=anchor(entities or set(), ends, st.sentence, source),  # type: ignore[arg-type]
         )
         st.relevance = relevance(signals, embedder.name)
 

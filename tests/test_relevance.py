@@ -62,6 +62,16 @@ def test_anchor() -> None:
     assert R.anchor(asked, {"did:dkg:x/1"}, "s") == 1.0
     assert R.anchor(asked, {"other"}, "Ganfeng supplies Tesla.") == 0.5
     assert R.anchor(asked, {"other"}, "Ganfeng supplies Teslas.") == 0.0
+    source = "Tesla buys cells. Ganfeng supplies it."
+    assert R.anchor(asked, {"other"}, "Ganfeng supplies it.", source) == R.SOURCE_ANCHOR
+    assert R.anchor(asked, {"other"}, "Ganfeng supplies it.", "Ganfeng supplies it.") == 0.0
+
+
+def test_a_source_that_never_names_the_asked_entity_scores_zero() -> None:
+    on_topic = R.Signals(0.7, 0.7, 1.0, 1.0, 0.7, anchor=R.SOURCE_ANCHOR)
+    assert R.relevance(on_topic, "all-MiniLM-L6-v2-int8") > R.RELEVANCE_FLOOR
+    elsewhere = R.Signals(0.7, 0.7, 1.0, 1.0, 0.7, anchor=0.0)
+    assert R.relevance(elsewhere, "all-MiniLM-L6-v2-int8") == 0.0
 
 
 MODEL = "all-MiniLM-L6-v2-int8"
@@ -77,9 +87,8 @@ def test_each_term_counts_with_its_documented_weight() -> None:
     # The anchor mixes in at its own weight when the question names entities.
     anchored = R.Signals(HALF, FULL, 0.4, 0.8, QUARTER, anchor=1.0)
     assert R.relevance(anchored, MODEL, w) == round(0.7 * expected + 0.3, 3)
-    assert R.relevance(R.Signals(HALF, FULL, 0.4, 0.8, QUARTER, anchor=0.0), MODEL, w) == round(
-        0.7 * expected, 3
-    )
+    half = R.Signals(HALF, FULL, 0.4, 0.8, QUARTER, anchor=0.5)
+    assert R.relevance(half, MODEL, w) == round(0.7 * expected + 0.15, 3)
 
 
 def test_every_cosine_uses_the_model_s_own_scale() -> None:
