@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from workflows.research_contracts import ResearchConfig, ResearchTask
+
 TAG_PATTERN = re.compile(r"^[a-z0-9_]{1,64}$")
 NOTE_NAMES = ("discovery-notes", "schema-notes", "validation-rules")
 GLOBAL_THREAD = "global"
@@ -82,6 +84,8 @@ class MiningRequest(BaseModel):
     maxIterations: int = Field(default=4, ge=1, le=10)
     review: Literal["required", "auto"] = "required"
     reviewTimeoutSeconds: int = Field(default=7 * 24 * 3600, ge=1)
+    # Deep research settings (seed 004); unset: the worker's KM_RESEARCH_* defaults.
+    research: ResearchConfig | None = None
 
     @field_validator("query")
     @classmethod
@@ -276,6 +280,8 @@ class Workspace(BaseModel):
     summary: str | None = None
     usage: Usage = Field(default_factory=Usage)
     errors: list[str] = Field(default_factory=list)
+    # The discovery's research task: plan, sub-questions with statuses, cache reuse.
+    research: ResearchTask | None = None
 
 
 class KnowledgeMinerResponse(BaseModel):
@@ -314,9 +320,12 @@ class MiningInput(BaseModel):
     maxIterations: Any = None
     review: Any = None
     reviewTimeoutSeconds: Any = None
+    research: Any = None
 
 
 class RuntimeConfig(BaseModel):
     model: str
     search: str
     dkg: str
+    # The worker's research defaults (KM_RESEARCH_*), used when a request sets none.
+    research: ResearchConfig | None = None

@@ -16,7 +16,7 @@ from temporalio.common import RetryPolicy
 
 from workflows import prompts
 from workflows.agent_tools import activity_tools
-from workflows.contracts import MiningRequest, Workspace, memory_tags
+from workflows.contracts import MiningRequest, Todo, Workspace, memory_tags
 from workflows.tool_contracts import DISCOVERY_TOOLS, ENRICHMENT_TOOLS, VALIDATION_TOOLS
 from workflows.usage import UsageCounter
 from workflows.workspace import (
@@ -134,6 +134,11 @@ class SubagentRunner:
             summary=str(output.get("summary", "")), notes=notes, messages=messages
         )
 
+    def set_todos(self, role: str, todos: list[Todo]) -> None:
+        """Todos of a step that is not an agent loop (the research plan), shown as `role`'s."""
+        self._todos[role] = todos
+        self._ws.todos = [t for items in self._todos.values() for t in items]
+
     def _mirror(self, role: str, state: dict[str, Any]) -> None:
         """Copy what changed in the agent's state into the live workspace."""
         messages = list(state.get("messages", []))
@@ -146,19 +151,23 @@ class SubagentRunner:
         self._ws.spawnedSubagents = [s for spawned in self._spawned.values() for s in spawned]
         self._ws.filesystemFiles = list(self._files.values())
 
-    async def discovery(self) -> SubagentOutcome:
+    async def discovery(self, findings: list[str] | None = None) -> SubagentOutcome:
         req = self._request
+        payload: dict[str, Any] = {
+            "query": req.query,
+            "domainTags": req.domainTags,
+            "maxIterations": req.maxIterations,
+            "memory": self._notes("discovery-notes"),
+        }
+        if findings is not None:
+            # The research plan already ran: its findings tell the agent what is covered.
+            payload["researchFindings"] = findings
         out = await self._run(
             "discovery",
             prompts.DISCOVERY,
             DISCOVERY_TOOLS,
             "Collect raw signals for this question.",
-            {
-                "query": req.query,
-                "domainTags": req.domainTags,
-                "maxIterations": req.maxIterations,
-                "memory": self._notes("discovery-notes"),
-            },
+            payload,
         )
         out.statements = tool_results(out.messages, "extract_statements")[:MAX_STATEMENTS]
         out.sources = len(tool_results(out.messages, "web_search")) + len(

@@ -1,0 +1,342 @@
+"""Deep research inside discovery (seed 004): cache, plan, gather by priority, synthesis.
+
+Workflow code: deterministic, every I/O step an activity. The cheap steps (cache lookup
+and store, the rules plan) are local activities; each priority group of sub-questions is
+one `research_gather` activity that runs them concurrently (at most
+`max_concurrent_subtasks` at once), groups in priority order. A failed sub-question (or
+a whole group whose activity failed) is recorded with its error and the run goes on.
+Statuses follow seed 004 per task and sub-question, live in the workspace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from temporalio import workflow
+from temporalio.common import RetryPolicy
+from temporalio.exceptions import ActivityError, is_cancelled_exception
+
+from workflows.contracts import MiningRequest, RuntimeConfig, Todo, Workspace
+from workflows.research_contracts import (
+    CacheLookupArgs,
+    CacheLookupResult,
+    CacheStoreArgs,
+    GatherArgs,
+    GatherResult,
+    PlanArgs,
+    PlanResult,
+    ResearchConfig,
+    ResearchQuestion,
+    ResearchQuestionResult,
+    ResearchSubtask,
+    ResearchTask,
+    ResearchTaskStatus,
+)
+from workflows.tool_contracts import Statement
+
+S = ResearchTaskStatus
+MAX_STATEMENTS = 60
+LOCAL_TIMEOUT = timedelta(seconds=30)
+RETRY = RetryPolicy(maximum_attempts=5, initial_interval=timedelta(seconds=1))
+GATHER_TIMEOUT = timedelta(minutes=5)
+# The gather activity heartbeats every 2 s: a dead worker's group is retried fast.
+GATHER_HEARTBEAT = timedelta(seconds=20)
+TODO_STATUS = {
+    S.PENDING: "pending",
+    S.GATHERING: "in_progress",
+    S.COMPLETED: "completed",
+    S.FAILED: "completed",
+}
+
+
+@dataclass
+class ResearchOutcome:
+    statements: list[dict[str, Any]]
+    sources: list[str]
+    summary: str
+    notes: list[str]
+    cache_hit: bool = False
+    findings: list[str] = field(default_factory=list)
+
+
+def statement_key(row: dict[str, Any]) -> tuple[Any, ...]:
+    return (
+        row.get("source"), row.get("passageId"), row.get("start"),
+        row.get("subject"), row.get("predicate"), row.get("object"), row.get("negated", False),
+    )  # fmt: skip
+
+
+def merged(groups: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Statements of every sub-question, each fact once (first sub-question wins), best
+    relevance first (stable), capped as discovery always capped them."""
+    seen: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for rows in groups:
+        for row in rows:
+            seen.setdefault(statement_key(row), row)
+    ranked = sorted(seen.values(), key=lambda r: -float(r.get("relevance", 0.0)))
+    return ranked[:MAX_STATEMENTS]
+
+
+def research_config(request: MiningRequest, runtime: RuntimeConfig) -> ResearchConfig:
+    """The request's config, else the worker's environment defaults, else seed 004's."""
+    return request.research or runtime.research or ResearchConfig()
+
+
+class ResearchRunner:
+    def __init__(
+        self,
+        ws: Workspace,
+        request: MiningRequest,
+        config: ResearchConfig,
+        memory: dict[str, str],
+        search: str,
+        set_todos: Callable[[list[Todo]], None],
+    ) -> None:
+        self._ws = ws
+        self._request = request
+        self._config = config
+        self._memory = {p: t for p, t in memory.items() if p.endswith("/discovery-notes.md")}
+        self._search = search
+        self._set_todos = set_todos
+        now = self._now()
+        self.task = ResearchTask(
+            id=ws.runId, query=request.query, conversation_id=request.threadId,
+            status=S.PENDING, created_at=now, updated_at=now, config=config,
+        )  # fmt: skip
+        ws.research = self.task
+
+    @staticmethod
+    def _now() -> str:
+        return workflow.now().isoformat()
+
+    def _status(self, status: ResearchTaskStatus) -> None:
+        self.task.status = status
+        self.task.updated_at = self._now()
+        if status in (S.COMPLETED, S.FAILED):
+            self.task.completed_at = self.task.updated_at
+        self._ws.research = self.task
+
+    def _todos(self) -> None:
+        self._set_todos(
+            [
+                Todo(
+                    content=f"[p{s.question.execution_priority} {s.question.node_type}] "
+                    f"{s.question.question}",
+                    status=TODO_STATUS.get(s.status, "pending"),
+                    agent="discovery",
+                )
+                for s in self.task.subtasks
+            ]
+        )
+
+    async def _local(self, name: str, arg: Any, result_type: Any) -> Any:
+        return await workflow.execute_local_activity(
+            name, arg, result_type=result_type,
+            start_to_close_timeout=LOCAL_TIMEOUT, retry_policy=RETRY,
+        )  # fmt: skip
+
+    # -- the task ---------------------------------------------------------------------
+
+    async def run(self) -> ResearchOutcome:
+        if self._config.enable_caching:
+            found: CacheLookupResult = await self._local(
+                "research_cache_lookup",
+                CacheLookupArgs(
+                    threadId=self._request.threadId, query=self._request.query,
+                    similarityThreshold=self._config.similarity_threshold,
+                    maxAgeDays=self._config.max_age_days, now=self._now(),
+                ),
+                CacheLookupResult,
+            )  # fmt: skip
+            if found.hit is not None:
+                return self._reused(found)
+        self._status(S.PLANNING)
+        planned: PlanResult = await self._local(
+            "plan_research",
+            PlanArgs(
+                query=self._request.query, domainTags=self._request.domainTags,
+                memory=self._memory, maxSubtasks=self._config.max_subtasks, search=self._search,
+                resultsPerQuestion=self._config.search_results_per_question,
+                primaryResults=min(20, 4 + 2 * self._request.maxIterations),
+            ),
+            PlanResult,
+        )  # fmt: skip
+        now = self._now()
+        self.task.plan = planned.plan
+        self.task.subtasks = [
+            ResearchSubtask(
+                id=q.id, task_id=self.task.id, question=q, created_at=now, updated_at=now
+            )
+            for q in planned.questions
+        ]
+        self._todos()
+        self._status(S.GATHERING)
+        found_by: dict[int, list[dict[str, Any]]] = {}
+        seen: list[str] = []
+        for priority in sorted({q.execution_priority for q in planned.questions}):
+            group = [q for q in planned.questions if q.execution_priority == priority]
+            await self._gather(group, found_by, seen)
+        self._status(S.PROCESSING)
+        statements = merged([found_by.get(s.id, []) for s in self.task.subtasks])
+        self._status(S.SYNTHESIZING)
+        sources = self._sources()
+        self.task.synthesis = self._synthesis()
+        ok = any(s.status == S.COMPLETED for s in self.task.subtasks)
+        self._status(S.COMPLETED if ok else S.FAILED)
+        if not ok:
+            self.task.error_message = "every sub-question failed"
+        if ok and statements and self._config.enable_caching:
+            await self._local(
+                "research_cache_store",
+                CacheStoreArgs(
+                    taskId=self.task.id, threadId=self._request.threadId,
+                    query=self._request.query, plan=self.task.plan, questions=planned.questions,
+                    statements=[Statement.model_validate(s) for s in statements],
+                    sources=sources, synthesis=self.task.synthesis,
+                    completedAt=self.task.completed_at or self._now(),
+                ),
+                bool,
+            )  # fmt: skip
+        return ResearchOutcome(
+            statements=statements, sources=sources, summary=self._summary(statements, sources),
+            notes=self._notes(statements, sources), findings=self._findings(),
+        )  # fmt: skip
+
+    async def _gather(
+        self, group: list[ResearchQuestion], found_by: dict[int, list[dict[str, Any]]],
+        seen: list[str],
+    ) -> None:  # fmt: skip
+        subtasks = {s.id: s for s in self.task.subtasks}
+        for q in group:
+            subtasks[q.id].status = S.GATHERING
+            subtasks[q.id].updated_at = self._now()
+        self._todos()
+        try:
+            result: GatherResult = await workflow.execute_activity(
+                "research_gather",
+                GatherArgs(
+                    runId=self.task.id, query=self._request.query, questions=group,
+                    maxConcurrent=self._config.max_concurrent_subtasks, memory=self._memory,
+                    seenPassages=seen, synthesisMaxLength=self._config.synthesis_max_length,
+                ),
+                result_type=GatherResult,
+                start_to_close_timeout=GATHER_TIMEOUT,
+                heartbeat_timeout=GATHER_HEARTBEAT,
+                retry_policy=RETRY,
+                summary=f"research p{group[0].execution_priority}: {len(group)} sub-questions",
+            )  # fmt: skip
+        except ActivityError as exc:
+            if is_cancelled_exception(exc):
+                raise
+            error = f"gathering failed: {exc.cause or exc}"
+            for q in group:
+                self._finish(subtasks[q.id], S.FAILED, error, ResearchQuestionResult(id=q.id))
+            self._ws.errors.append(f"research priority {group[0].execution_priority}: {error}")
+            self._todos()
+            return
+        for out in result.outcomes:
+            sub = subtasks[out.id]
+            sub.started, sub.ended = out.started, out.ended
+            sub.statements = len(out.statements)
+            found_by[out.id] = [s.model_dump(exclude_defaults=True) for s in out.statements]
+            seen.extend(p for p in out.passages if p not in seen)
+            answer = ResearchQuestionResult(
+                id=out.id, sources=out.sources, synthesized_answer=out.finding,
+                error_message=out.error_message,
+            )  # fmt: skip
+            self._finish(sub, out.status, out.error_message, answer)
+            if out.status == S.FAILED:
+                self._ws.errors.append(
+                    f"research sub-question {out.id} failed: {out.error_message}"
+                )
+        self._todos()
+
+    def _finish(
+        self, sub: ResearchSubtask, status: ResearchTaskStatus, error: str | None,
+        result: ResearchQuestionResult,
+    ) -> None:  # fmt: skip
+        sub.status = status
+        sub.error_message = error
+        sub.result = result
+        sub.updated_at = self._now()
+
+    def _reused(self, found: CacheLookupResult) -> ResearchOutcome:
+        hit = found.hit
+        assert hit is not None
+        self.task.cacheHit = True
+        self.task.reusedTaskId = hit.taskId
+        self.task.similarity = hit.similarity
+        self.task.plan = hit.plan
+        self.task.synthesis = hit.synthesis
+        self._status(S.COMPLETED)
+        statements = [s.model_dump(exclude_defaults=True) for s in hit.statements]
+        summary = (
+            f"Research reused task {hit.taskId} (similarity {hit.similarity:.2f}, "
+            f"asked {hit.createdAt[:10]}): {len(statements)} statements from "
+            f"{len(hit.sources)} sources, no new search."
+        )
+        self._set_todos(
+            [
+                Todo(
+                    content=f"Reuse research task {hit.taskId}",
+                    status="completed",
+                    agent="discovery",
+                )
+            ]
+        )
+        notes = [f"Question '{self._request.query}' reused research of '{hit.query}'"]
+        return ResearchOutcome(
+            statements=statements, sources=hit.sources, summary=summary, notes=notes,
+            cache_hit=True,
+        )  # fmt: skip
+
+    # -- synthesis ---------------------------------------------------------------------
+
+    def _sources(self) -> list[str]:
+        found = [
+            src
+            for s in self.task.subtasks
+            if s.result and s.status == S.COMPLETED
+            for src in s.result.sources
+        ]
+        return list(dict.fromkeys(found))
+
+    def _findings(self) -> list[str]:
+        return [
+            f"Q{s.id} {s.question.question} — {s.result.synthesized_answer}"
+            for s in self.task.subtasks
+            if s.result and s.status == S.COMPLETED
+        ]
+
+    def _synthesis(self) -> str:
+        lines = [f"Research: {self._request.query}", *self._findings()]
+        failed = [s for s in self.task.subtasks if s.status == S.FAILED]
+        lines += [f"Q{s.id} failed: {s.error_message}" for s in failed]
+        return "\n".join(lines)[: self._config.synthesis_max_length]
+
+    def _summary(self, statements: list[dict[str, Any]], sources: list[str]) -> str:
+        failed = sum(1 for s in self.task.subtasks if s.status == S.FAILED)
+        tail = f" ({failed} failed)" if failed else ""
+        return (
+            f"Research ran {len(self.task.subtasks)} sub-questions{tail} and found "
+            f"{len(statements)} statements in {len(sources)} sources."
+        )
+
+    def _notes(self, statements: list[dict[str, Any]], sources: list[str]) -> list[str]:
+        notes = [f"Question '{self._request.query}': {len(statements)} statements from "
+                 f"{len(sources)} sources"]  # fmt: skip
+        if sources:
+            notes.append("Useful sources: " + ", ".join(sources[:3]))
+        entities = list(dict.fromkeys(str(s.get("subject")) for s in statements))
+        if entities:
+            notes.append("Entities that answered it: " + ", ".join(entities[:8]))
+        productive = [s for s in self.task.subtasks if s.statements and s.id != 1]
+        for sub in productive[:3]:
+            notes.append(
+                f"Sub-question that found evidence ({sub.statements} statements): "
+                f"{sub.question.question}"
+            )
+        return notes
