@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from collections.abc import Callable
+from functools import partial
+from typing import Any, TypeVar
 
 from temporalio import activity
 
+from activities import metrics
 from activities.agents.policy import _documents
 from activities.common import Auditor
 from activities.statements import StatementActivities
@@ -33,9 +36,23 @@ from workflows.research_contracts import (
 )
 from workflows.tool_contracts import ExtractArgs, SourceDocument, Statement
 
+T = TypeVar("T")
 HEARTBEAT_SECONDS = 2.0
 FINDING_STATEMENTS = 3
 MEMORY_LINES = 5
+
+
+def measured(tool: str, fn: Callable[..., T], *args: Any) -> T:
+    """Call a tool's body, counted in the tool metrics under the tool's name (the audit
+    trail records the whole group once, as `research_gather`)."""
+    started = time.perf_counter()
+    ok = False
+    try:
+        value = fn(*args)
+        ok = True
+        return value
+    finally:
+        metrics.tool_call(tool, int((time.perf_counter() - started) * 1000), ok)
 
 
 def passage_key(hit: dict[str, Any]) -> str:
@@ -72,13 +89,14 @@ class ResearchGatherActivities:
         if backend is None:
             raise LookupError(f"no backend for {q.node_type} on this worker")
         limit = int(q.node_config.get("maxResults", 5))
-        hits = backend.search(q.question, limit)
+        hits = measured("web_search", backend.search, q.question, limit)
         seen = set(args.seenPassages)
         fresh = [h for h in hits if passage_key(h) not in seen]
         docs = [SourceDocument(**d) for d in _documents(fresh)]
         kept: list[Statement] = []
         if docs:
-            kept, _, _ = self._statements.extract(ExtractArgs(documents=docs, query=args.query))
+            extract = ExtractArgs(documents=docs, query=args.query)
+            kept, _, _ = measured("extract_statements", self._statements.extract, extract)
         return SubtaskOutcome(
             id=q.id,
             status=ResearchTaskStatus.COMPLETED,
@@ -91,14 +109,15 @@ class ResearchGatherActivities:
     def _dkg_neighbourhood(self, q: ResearchQuestion) -> SubtaskOutcome:
         uals = [str(u) for u in q.node_config.get("uals", [])]
         values = " ".join(f"<{u}>" for u in uals)
-        result = self._dkg.query(
+        result = measured(
+            "dkg_sparql",
+            partial(self._dkg.query, row_limit=100),
             "SELECT ?ual ?label ?stake ?linked ?linkedLabel WHERE { "
             "GRAPH <did:dkg:metadata> { ?ual rdfs:label ?label ; dkg:stakeAmount ?stake } "
             f"VALUES ?ual {{ {values} }} "
             "OPTIONAL { GRAPH ?linked { ?s ?p ?ual } FILTER(?linked != ?ual) "
             "GRAPH <did:dkg:metadata> { ?linked rdfs:label ?linkedLabel } } } "
             "ORDER BY DESC(?stake) ?linkedLabel",
-            row_limit=100,
         )
         assets: dict[str, tuple[str, Any, list[str]]] = {}
         for row in result.rows:
