@@ -58,6 +58,8 @@ LOCAL_STEPS_PATCH = "local-cheap-steps"
 # Discovery as a research plan (seed 004): runs recorded before it replay the agent alone.
 RESEARCH_PATCH = "research-plan"
 RULES_MODEL = "rules"
+# Model-call, token and wall-time budgets (workflows/budget.py), checked before each call.
+BUDGETS_PATCH = "agent-budgets"
 NOTE_OF = {
     "discovery": "discovery-notes",
     "enrichment": "schema-notes",
@@ -116,7 +118,10 @@ class MiningWorkflow:
             text for path, text in sorted(memory.items()) if path.endswith("validation-rules.md")
         )
         self._model = runtime.model
-        agents = self._agents = SubagentRunner(self._ws, runtime.model, request, memory)
+        budgets = workflow.patched(BUDGETS_PATCH)
+        agents = self._agents = SubagentRunner(
+            self._ws, runtime.model, request, memory, budgets=budgets
+        )
 
         self._enter(Phase.DISCOVERY)
         if workflow.patched(RESEARCH_PATCH):
