@@ -16,9 +16,11 @@ from typing import Any
 import pytest
 from temporalio.api.enums.v1 import EventType
 
+from activities.metrics import MODEL_COST
 from kminer.config import Settings
 from kminer.runs import start_run
 from kminer.stack import embedded_stack
+from kminer.telemetry import drain_metrics
 from tests.replay import replay_server
 from tests.test_llm_mining import ChatModel, payload, text
 from workflows.budget import PRICES_PER_MILLION, cost_usd
@@ -65,6 +67,7 @@ async def test_a_looping_task_helper_stops_at_the_budget_and_the_run_completes(
     model, url = looping
     llm = replace(settings, model_name="gpt-4o-mini", openai_base_url=url, embeddings="minilm")
     budget = Budget(subagent=Limits(modelCalls=SUBAGENT_CALLS))
+    cost_before = MODEL_COST.labels(model="gpt-4o-mini")._value.get()
     async with embedded_stack(llm, with_api=False) as stack:
         handle = await start_run(
             stack.client, llm.task_queue,
@@ -95,6 +98,9 @@ async def test_a_looping_task_helper_stops_at_the_budget_and_the_run_completes(
     assert result.usage.modelCalls >= discovery.modelCalls + 2
     assert result.usage.costUsd is not None and result.usage.costUsd > 0
     assert discovery.costUsd == cost_usd("gpt-4o-mini", discovery)
+    drain_metrics()
+    grown = MODEL_COST.labels(model="gpt-4o-mini")._value.get() - cost_before
+    assert grown == pytest.approx(result.usage.costUsd, abs=1e-6), "the cost reached /metrics"
     # The first helper request carried the helper's task as its human turn.
     first = helper_calls[0]["body"]["messages"]
     assert any(HELPER_TASK in text(m["content"]) for m in first if m["role"] == "user")
