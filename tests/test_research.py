@@ -158,6 +158,10 @@ async def test_priority_groups_run_in_order_in_parallel_within_the_limit(
     assert ws.candidates, "research statements became candidates"
     claims = [c for c in ws.candidates if c.kind == "claim"]
     assert any(e.get("id") for c in claims for e in c.asset["provenance"]["evidence"])
+    # Provenance triplets name the sub-question that found each candidate's evidence.
+    found = [t for t in ws.triplets if t.predicate == "foundByResearchQuestion"]
+    assert found and {t.subject for t in found} <= {c.id for c in ws.candidates}
+    assert {t.object.split()[0] for t in found} <= {f"Q{s.id}" for s in task.subtasks}
     # The plan is the discovery's todos, all done.
     mine_todos = [t for t in ws.todos if t.agent == "discovery"]
     assert len(mine_todos) == len(task.subtasks)

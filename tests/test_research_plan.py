@@ -16,7 +16,6 @@ from activities.research_plan import decompose
 from kminer.config import ConfigError, research_from_env
 from storage.dkg_store import SEED_DIR, EmbeddedDkg
 from workflows.contracts import MiningRequest
-from workflows.research import merged
 from workflows.research_contracts import (
     NODE_TYPES,
     GatherArgs,
@@ -26,6 +25,7 @@ from workflows.research_contracts import (
     ResearchTaskStatus,
     SubtaskOutcome,
 )
+from workflows.research_synthesis import merged
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 

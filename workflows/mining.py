@@ -34,7 +34,8 @@ from workflows.contracts import (
     memory_tags,
 )
 from workflows.relink import relinked
-from workflows.research import ResearchRunner, merged, research_config
+from workflows.research import ResearchRunner, research_config
+from workflows.research_synthesis import merged
 from workflows.review import ReviewBoard, apply_score
 from workflows.search_attributes import KM_PHASE, KM_PUBLISHED, KM_THREAD
 from workflows.subagents import SubagentOutcome, SubagentRunner
@@ -78,6 +79,7 @@ class MiningWorkflow:
         self._phase_began: datetime | None = None
         self._model = "unknown"
         self._agents: SubagentRunner | None = None
+        self._researcher: ResearchRunner | None = None
 
     # -- the run -------------------------------------------------------------
 
@@ -144,6 +146,10 @@ class MiningWorkflow:
                 ],
             )
             self._ws.triplets.extend(Triplet(**t) for t in row.get("triplets", []))
+        if self._researcher is not None:
+            self._ws.triplets.extend(
+                Triplet(**t) for t in self._researcher.provenance(enrichment.proposed)
+            )
 
         self._enter(Phase.VALIDATION)
         validation = await agents.validation(self._entries(), self._rules_text)
@@ -175,7 +181,7 @@ class MiningWorkflow:
         """Discovery as a research task: a cached one reused, or a plan of sub-questions
         gathered by priority. The rules policy's discovery *is* that plan; a real model's
         discovery agent runs after it, told the findings, and may search further."""
-        runner = ResearchRunner(
+        runner = self._researcher = ResearchRunner(
             self._ws, request, research_config(request, runtime), memory, runtime.search,
             lambda todos: agents.set_todos("discovery", todos),
         )  # fmt: skip

@@ -35,10 +35,19 @@ from workflows.research_contracts import (
     ResearchTask,
     ResearchTaskStatus,
 )
+from workflows.research_synthesis import (
+    evidence_ref,
+    findings,
+    merged,
+    notes,
+    provenance,
+    sources_of,
+    summary,
+    synthesis,
+)
 from workflows.tool_contracts import Statement
 
 S = ResearchTaskStatus
-MAX_STATEMENTS = 60
 LOCAL_TIMEOUT = timedelta(seconds=30)
 RETRY = RetryPolicy(maximum_attempts=5, initial_interval=timedelta(seconds=1))
 GATHER_TIMEOUT = timedelta(minutes=5)
@@ -62,24 +71,6 @@ class ResearchOutcome:
     findings: list[str] = field(default_factory=list)
 
 
-def statement_key(row: dict[str, Any]) -> tuple[Any, ...]:
-    return (
-        row.get("source"), row.get("passageId"), row.get("start"),
-        row.get("subject"), row.get("predicate"), row.get("object"), row.get("negated", False),
-    )  # fmt: skip
-
-
-def merged(groups: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """Statements of every sub-question, each fact once (first sub-question wins), best
-    relevance first (stable), capped as discovery always capped them."""
-    seen: dict[tuple[Any, ...], dict[str, Any]] = {}
-    for rows in groups:
-        for row in rows:
-            seen.setdefault(statement_key(row), row)
-    ranked = sorted(seen.values(), key=lambda r: -float(r.get("relevance", 0.0)))
-    return ranked[:MAX_STATEMENTS]
-
-
 def research_config(request: MiningRequest, runtime: RuntimeConfig) -> ResearchConfig:
     """The request's config, else the worker's environment defaults, else seed 004's."""
     return request.research or runtime.research or ResearchConfig()
@@ -101,6 +92,8 @@ class ResearchRunner:
         self._memory = {p: t for p, t in memory.items() if p.endswith("/discovery-notes.md")}
         self._search = search
         self._set_todos = set_todos
+        # Which sub-question first found each piece of evidence (for provenance triplets).
+        self.origin: dict[tuple[str, str], int] = {}
         now = self._now()
         self.task = ResearchTask(
             id=ws.runId, query=request.query, conversation_id=request.threadId,
@@ -181,9 +174,12 @@ class ResearchRunner:
             await self._gather(group, found_by, seen)
         self._status(S.PROCESSING)
         statements = merged([found_by.get(s.id, []) for s in self.task.subtasks])
+        for sub in self.task.subtasks:
+            for row in found_by.get(sub.id, []):
+                self.origin.setdefault(evidence_ref(row), sub.id)
         self._status(S.SYNTHESIZING)
-        sources = self._sources()
-        self.task.synthesis = self._synthesis()
+        sources = sources_of(self.task)
+        self.task.synthesis = synthesis(self.task, self._config.synthesis_max_length)
         ok = any(s.status == S.COMPLETED for s in self.task.subtasks)
         self._status(S.COMPLETED if ok else S.FAILED)
         if not ok:
@@ -201,8 +197,9 @@ class ResearchRunner:
                 bool,
             )  # fmt: skip
         return ResearchOutcome(
-            statements=statements, sources=sources, summary=self._summary(statements, sources),
-            notes=self._notes(statements, sources), findings=self._findings(),
+            statements=statements, sources=sources,
+            summary=summary(self.task, statements, sources),
+            notes=notes(self.task, statements, sources), findings=findings(self.task),
         )  # fmt: skip
 
     async def _gather(
@@ -293,50 +290,6 @@ class ResearchRunner:
             cache_hit=True,
         )  # fmt: skip
 
-    # -- synthesis ---------------------------------------------------------------------
-
-    def _sources(self) -> list[str]:
-        found = [
-            src
-            for s in self.task.subtasks
-            if s.result and s.status == S.COMPLETED
-            for src in s.result.sources
-        ]
-        return list(dict.fromkeys(found))
-
-    def _findings(self) -> list[str]:
-        return [
-            f"Q{s.id} {s.question.question} — {s.result.synthesized_answer}"
-            for s in self.task.subtasks
-            if s.result and s.status == S.COMPLETED
-        ]
-
-    def _synthesis(self) -> str:
-        lines = [f"Research: {self._request.query}", *self._findings()]
-        failed = [s for s in self.task.subtasks if s.status == S.FAILED]
-        lines += [f"Q{s.id} failed: {s.error_message}" for s in failed]
-        return "\n".join(lines)[: self._config.synthesis_max_length]
-
-    def _summary(self, statements: list[dict[str, Any]], sources: list[str]) -> str:
-        failed = sum(1 for s in self.task.subtasks if s.status == S.FAILED)
-        tail = f" ({failed} failed)" if failed else ""
-        return (
-            f"Research ran {len(self.task.subtasks)} sub-questions{tail} and found "
-            f"{len(statements)} statements in {len(sources)} sources."
-        )
-
-    def _notes(self, statements: list[dict[str, Any]], sources: list[str]) -> list[str]:
-        notes = [f"Question '{self._request.query}': {len(statements)} statements from "
-                 f"{len(sources)} sources"]  # fmt: skip
-        if sources:
-            notes.append("Useful sources: " + ", ".join(sources[:3]))
-        entities = list(dict.fromkeys(str(s.get("subject")) for s in statements))
-        if entities:
-            notes.append("Entities that answered it: " + ", ".join(entities[:8]))
-        productive = [s for s in self.task.subtasks if s.statements and s.id != 1]
-        for sub in productive[:3]:
-            notes.append(
-                f"Sub-question that found evidence ({sub.statements} statements): "
-                f"{sub.question.question}"
-            )
-        return notes
+    def provenance(self, proposed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Which sub-question found the evidence of each proposed candidate."""
+        return provenance(self.task, self.origin, proposed)
