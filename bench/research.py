@@ -46,7 +46,7 @@ PAIRS = [
     ),
     (
         "Who supplies neon to semiconductor fabs?",
-        "Which companies provide neon gas to chip fabs?",
+        "Who are the neon suppliers of semiconductor fabs?",
     ),
 ]
 SPEEDUP_TARGET = 10.0
