@@ -142,3 +142,10 @@ def test_merged_statements_keep_each_fact_once_best_first() -> None:
     b = {"subject": "C", "predicate": "supplies", "object": "D", "source": "s", "relevance": 0.9}
     rows = merged([[a, b], [dict(a, relevance=0.99)]])
     assert rows == [b, a]
+
+
+def test_statements_of_the_other_angles_must_be_more_relevant() -> None:
+    own = {"subject": "A", "predicate": "supplies", "object": "B", "source": "s", "relevance": 0.5}
+    weak = dict(own, subject="C", relevance=0.5)
+    strong = dict(own, subject="D", relevance=0.65)
+    assert merged([[own], [weak, strong]], later=0.6) == [strong, own]

@@ -36,6 +36,7 @@ from workflows.research_contracts import (
     ResearchTaskStatus,
 )
 from workflows.research_synthesis import (
+    ANGLE_RELEVANCE,
     evidence_ref,
     findings,
     merged,
@@ -173,7 +174,9 @@ class ResearchRunner:
             group = [q for q in planned.questions if q.execution_priority == priority]
             await self._gather(group, found_by, seen)
         self._status(S.PROCESSING)
-        statements = merged([found_by.get(s.id, []) for s in self.task.subtasks])
+        # Sub-question 1 is the question itself; the other angles must be more relevant.
+        groups = [found_by.get(s.id, []) for s in self.task.subtasks]
+        statements = merged(groups, later=ANGLE_RELEVANCE)
         for sub in self.task.subtasks:
             for row in found_by.get(sub.id, []):
                 self.origin.setdefault(evidence_ref(row), sub.id)

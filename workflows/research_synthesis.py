@@ -11,6 +11,10 @@ from workflows.research_contracts import ResearchTask, ResearchTaskStatus
 
 S = ResearchTaskStatus
 MAX_STATEMENTS = 60
+# Statements found by the other angles of a plan (not the question itself) must be this
+# relevant to the question: the relevance floor is 0.45, and angles read passages chosen
+# for a narrower question, so they need more than the floor to earn their place.
+ANGLE_RELEVANCE = 0.6
 
 
 def statement_key(row: dict[str, Any]) -> tuple[Any, ...]:
@@ -20,12 +24,15 @@ def statement_key(row: dict[str, Any]) -> tuple[Any, ...]:
     )  # fmt: skip
 
 
-def merged(groups: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+def merged(groups: list[list[dict[str, Any]]], later: float = 0.0) -> list[dict[str, Any]]:
     """Statements of every sub-question, each fact once (first sub-question wins), best
-    relevance first (stable), capped as discovery always capped them."""
+    relevance first (stable), capped as discovery always capped them. Statements of the
+    groups after the first need relevance `later` at least."""
     seen: dict[tuple[Any, ...], dict[str, Any]] = {}
-    for rows in groups:
+    for i, rows in enumerate(groups):
         for row in rows:
+            if i and float(row.get("relevance", 0.0)) < later:
+                continue
             seen.setdefault(statement_key(row), row)
     ranked = sorted(seen.values(), key=lambda r: -float(r.get("relevance", 0.0)))
     return ranked[:MAX_STATEMENTS]
