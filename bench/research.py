@@ -40,13 +40,10 @@ PAIRS = [
         "Which suppliers of lithium carry geopolitical risk?",
         "What lithium suppliers are exposed to geopolitical risks?",
     ),
+    ("Who are Tesla's lithium suppliers?", "Which companies supply lithium to Tesla?"),
     (
-        "Which countries restrict exports of gallium and germanium?",
-        "What countries limit gallium and germanium exports?",
-    ),
-    (
-        "Who supplies neon to semiconductor fabs?",
-        "Who are the neon suppliers of semiconductor fabs?",
+        "Which companies run lithium brine projects in Argentina?",
+        "Which firms operate lithium brine projects in Argentina?",
     ),
 ]
 SPEEDUP_TARGET = 10.0
