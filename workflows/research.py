@@ -52,8 +52,9 @@ S = ResearchTaskStatus
 LOCAL_TIMEOUT = timedelta(seconds=30)
 RETRY = RetryPolicy(maximum_attempts=5, initial_interval=timedelta(seconds=1))
 GATHER_TIMEOUT = timedelta(minutes=5)
-# The gather activity heartbeats every 2 s: a dead worker's group is retried fast.
-GATHER_HEARTBEAT = timedelta(seconds=20)
+# The gather activity heartbeats every 2 s (the SDK sends at most one per 0.8 x this
+# timeout): a dead worker's group is retried within seconds, its checkpoint fresh.
+GATHER_HEARTBEAT = timedelta(seconds=6)
 TODO_STATUS = {
     S.PENDING: "pending",
     S.GATHERING: "in_progress",
