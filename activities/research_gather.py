@@ -108,6 +108,10 @@ class ResearchGatherActivities:
 
     def _dkg_neighbourhood(self, q: ResearchQuestion) -> SubtaskOutcome:
         uals = [str(u) for u in q.node_config.get("uals", [])]
+        if not uals:
+            # A model's plan names entities, not UALs: the label index finds them.
+            text = " ".join(q.keywords) or q.question
+            uals = [r.ual for r in measured("dkg_find_related_assets", self._find, text)]
         values = " ".join(f"<{u}>" for u in uals)
         result = measured(
             "dkg_sparql",
@@ -142,6 +146,9 @@ class ResearchGatherActivities:
             if parts
             else "Nothing in the DKG.",
         )
+
+    def _find(self, text: str) -> list[Any]:
+        return list(self._dkg.find_related(text, limit=5))
 
     @staticmethod
     def _memory(q: ResearchQuestion, args: GatherArgs) -> SubtaskOutcome:

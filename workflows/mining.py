@@ -35,6 +35,7 @@ from workflows.contracts import (
 )
 from workflows.relink import relinked
 from workflows.research import ResearchRunner, research_config
+from workflows.research_planner import PLANNER_ROLE
 from workflows.research_synthesis import merged
 from workflows.review import ReviewBoard, apply_score
 from workflows.search_attributes import KM_PHASE, KM_PUBLISHED, KM_THREAD
@@ -181,16 +182,21 @@ class MiningWorkflow:
         """Discovery as a research task: a cached one reused, or a plan of sub-questions
         gathered by priority. The rules policy's discovery *is* that plan; a real model's
         discovery agent runs after it, told the findings, and may search further."""
+        llm = runtime.model != RULES_MODEL
+        planner = agents.callbacks(PLANNER_ROLE) if llm else []
         runner = self._researcher = ResearchRunner(
             self._ws, request, research_config(request, runtime), memory, runtime.search,
             lambda todos: agents.set_todos("discovery", todos),
+            runtime.model, planner,
         )  # fmt: skip
         research = await runner.run()
+        if planner:
+            agents.priced(PLANNER_ROLE)
         out = SubagentOutcome(
             summary=research.summary, notes=research.notes, statements=research.statements,
             sources=len(research.sources),
         )  # fmt: skip
-        if runtime.model == RULES_MODEL or research.cache_hit:
+        if not llm or research.cache_hit:
             return out
         agent = await agents.discovery(findings=research.findings)
         out.statements = merged([research.statements, agent.statements])

@@ -35,6 +35,7 @@ from workflows.research_contracts import (
     ResearchTask,
     ResearchTaskStatus,
 )
+from workflows.research_planner import as_plan, model_plan
 from workflows.research_synthesis import (
     ANGLE_RELEVANCE,
     evidence_ref,
@@ -49,6 +50,7 @@ from workflows.research_synthesis import (
 from workflows.tool_contracts import Statement
 
 S = ResearchTaskStatus
+RULES_MODEL = "rules"
 LOCAL_TIMEOUT = timedelta(seconds=30)
 RETRY = RetryPolicy(maximum_attempts=5, initial_interval=timedelta(seconds=1))
 GATHER_TIMEOUT = timedelta(minutes=5)
@@ -87,6 +89,8 @@ class ResearchRunner:
         memory: dict[str, str],
         search: str,
         set_todos: Callable[[list[Todo]], None],
+        model: str = "rules",
+        callbacks: list[Any] | None = None,
     ) -> None:
         self._ws = ws
         self._request = request
@@ -94,6 +98,8 @@ class ResearchRunner:
         self._memory = {p: t for p, t in memory.items() if p.endswith("/discovery-notes.md")}
         self._search = search
         self._set_todos = set_todos
+        self._model = model
+        self._callbacks = callbacks or []
         # Which sub-question first found each piece of evidence (for provenance triplets).
         self.origin: dict[tuple[str, str], int] = {}
         now = self._now()
@@ -149,16 +155,7 @@ class ResearchRunner:
             if found.hit is not None:
                 return self._reused(found)
         self._status(S.PLANNING)
-        planned: PlanResult = await self._local(
-            "plan_research",
-            PlanArgs(
-                query=self._request.query, domainTags=self._request.domainTags,
-                memory=self._memory, maxSubtasks=self._config.max_subtasks, search=self._search,
-                resultsPerQuestion=self._config.search_results_per_question,
-                primaryResults=min(20, 4 + 2 * self._request.maxIterations),
-            ),
-            PlanResult,
-        )  # fmt: skip
+        planned = await self._plan()
         now = self._now()
         self.task.plan = planned.plan
         self.task.subtasks = [
@@ -204,6 +201,33 @@ class ResearchRunner:
             statements=statements, sources=sources,
             summary=summary(self.task, statements, sources),
             notes=notes(self.task, statements, sources), findings=findings(self.task),
+        )  # fmt: skip
+
+    async def _plan(self) -> PlanResult:
+        """The model's plan (one repair allowed) with a real model; else, or when the model
+        gives no valid plan, the deterministic decomposition."""
+        request, config = self._request, self._config
+        primary = min(20, 4 + 2 * request.maxIterations)
+        if self._model != RULES_MODEL:
+            chosen, problems = await model_plan(
+                self._model, request.query, request.domainTags, config.max_subtasks,
+                self._callbacks,
+            )  # fmt: skip
+            self._ws.errors.extend(f"research plan: {p}" for p in problems)
+            if chosen is not None:
+                return as_plan(
+                    request.query, chosen, config.max_subtasks, primary,
+                    config.search_results_per_question, self._search,
+                )  # fmt: skip
+            self._ws.errors.append("research plan: no valid plan from the model, rules plan used")
+        return await self._local(
+            "plan_research",
+            PlanArgs(
+                query=request.query, domainTags=request.domainTags, memory=self._memory,
+                maxSubtasks=config.max_subtasks, search=self._search,
+                resultsPerQuestion=config.search_results_per_question, primaryResults=primary,
+            ),
+            PlanResult,
         )  # fmt: skip
 
     async def _gather(

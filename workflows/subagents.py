@@ -124,12 +124,7 @@ class SubagentRunner:
         )
         state: dict[str, Any] = {}
         message = prompts.task_message(title, payload)
-        callbacks: list[Any] = [self._counter]
-        if self._budgets:
-            mine = self._ws.usageBySubagent.setdefault(role, Usage())
-            callbacks.append(
-                BudgetGuard(self._request.budget, role, self._ws.usage, self._began, mine)
-            )
+        callbacks = self.callbacks(role)
         config = {
             "recursion_limit": 20 + 10 * self._request.maxIterations,
             "callbacks": callbacks,
@@ -149,7 +144,7 @@ class SubagentRunner:
             stopped = f"{role}: {exc}; its results are partial"
             self._ws.budgetStops.append(stopped)
             self._ws.errors.append(f"budget: {stopped}")
-        self._priced(role)
+        self.priced(role)
         messages = list(state.get("messages", []))
         output = final_output(messages)
         if stopped:
@@ -159,7 +154,18 @@ class SubagentRunner:
             summary=str(output.get("summary", "")), notes=notes, messages=messages
         )
 
-    def _priced(self, role: str) -> None:
+    def callbacks(self, role: str) -> list[Any]:
+        """Usage counting and, for runs with budgets, the budget guard of `role`'s tree."""
+        callbacks: list[Any] = [self._counter]
+        if self._budgets:
+            mine = self._ws.usageBySubagent.setdefault(role, Usage())
+            callbacks.append(
+                BudgetGuard(self._request.budget, role, self._ws.usage, self._began, mine)
+            )
+        return callbacks
+
+    def priced(self, role: str) -> None:
+        """Cost estimates of the run and of `role` after its model calls."""
         if not self._budgets:
             return
         self._ws.usage.costUsd = cost_usd(self._model, self._ws.usage)
