@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from datetime import datetime, timedelta
 
 import numpy as np
@@ -27,7 +28,7 @@ from workflows.research_contracts import (
     CacheStoreArgs,
     ResearchQuestion,
 )
-from workflows.tool_contracts import Statement
+from workflows.tool_contracts import Statement, ToolMetadata
 
 
 class ResearchCacheActivities:
@@ -101,9 +102,20 @@ class ResearchCacheActivities:
             )
         )
 
+    def timed_lookup(self, args: CacheLookupArgs) -> CacheLookupResult:
+        started = time.perf_counter()
+        found = self.lookup(args)
+        found.metadata = ToolMetadata(
+            elapsed_ms=int((time.perf_counter() - started) * 1000),
+            cache_hit=found.hit is not None,
+            source_id=found.hit.taskId if found.hit else None,
+            count=len(found.hit.statements) if found.hit else 0,
+        )
+        return found
+
     @activity.defn(name="research_cache_lookup")
     async def research_cache_lookup(self, args: CacheLookupArgs) -> CacheLookupResult:
-        return await asyncio.to_thread(self.lookup, args)
+        return await asyncio.to_thread(self.timed_lookup, args)
 
     @activity.defn(name="research_cache_store")
     async def research_cache_store(self, args: CacheStoreArgs) -> bool:

@@ -173,6 +173,9 @@ async def test_a_paraphrase_on_the_same_thread_reuses_the_research(settings: Set
         cold = await mine(client, settings, QUESTION)
         cold_ws = await workspace(cold)
         assert cold_ws.research and not cold_ws.research.cacheHit
+        assert cold_ws.research.cacheLookup is not None
+        assert not cold_ws.research.cacheLookup.cache_hit
+        assert cold_ws.research.cacheLookup.source_id is None
         assert "research_gather" in await scheduled_types(cold)
         with Session(services.engine) as session:
             row = session.get(ResearchRun, cold.id)
@@ -188,6 +191,9 @@ async def test_a_paraphrase_on_the_same_thread_reuses_the_research(settings: Set
         assert ws.research is not None and ws.research.cacheHit
         assert ws.research.reusedTaskId == cold.id
         assert (ws.research.similarity or 0) >= 0.8
+        lookup = ws.research.cacheLookup
+        assert lookup is not None and lookup.cache_hit and lookup.source_id == cold.id
+        assert lookup.count > 0
         assert ws.candidates, "the reused evidence fed enrichment"
         assert "reused task" in (await warm.result()).summary
 

@@ -152,6 +152,7 @@ class ResearchRunner:
                 ),
                 CacheLookupResult,
             )  # fmt: skip
+            self.task.cacheLookup = found.metadata
             if found.hit is not None:
                 return self._reused(found)
         self._status(S.PLANNING)

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from workflows.tool_contracts import Statement
+from workflows.tool_contracts import Statement, ToolMetadata
 
 NodeType = Literal["dkg_sparql", "web_search", "document_search", "memory_search"]
 NODE_TYPES: tuple[str, ...] = ("dkg_sparql", "web_search", "document_search", "memory_search")
@@ -101,6 +101,8 @@ class ResearchTask(BaseModel):
     reusedTaskId: str | None = None
     similarity: float | None = None
     cacheHit: bool = False
+    # The cache lookup's standard tool metadata (cache_hit, source_id, elapsed_ms, count).
+    cacheLookup: ToolMetadata | None = None
 
 
 # -- activity contracts -------------------------------------------------------------------
@@ -177,6 +179,7 @@ class CacheHit(BaseModel):
 class CacheLookupResult(BaseModel):
     hit: CacheHit | None = None
     considered: int = 0
+    metadata: ToolMetadata = Field(default_factory=ToolMetadata)
 
 
 class CacheStoreArgs(BaseModel):
