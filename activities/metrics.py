@@ -41,3 +41,8 @@ PHASE_SECONDS = Histogram(
 MODEL_TOKENS = Counter("kminer_model_tokens", "Model tokens used by runs", ["model", "kind"])
 MODEL_CALLS = Counter("kminer_model_calls", "Model calls made by runs", ["model"])
 RUNS_ENDED = Counter("kminer_runs_ended", "Runs that ended, by outcome", ["outcome"])
+MODEL_COST = Counter(
+    "kminer_model_cost_usd",
+    "Estimated model cost of runs in USD (price table in workflows/budget.py)",
+    ["model"],
+)

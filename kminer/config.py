@@ -6,7 +6,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pydantic import ValidationError
+
+from workflows.research_contracts import ResearchConfig
+
 TASK_QUEUE = "knowledge-miner"
+RESEARCH_ENV = "KM_RESEARCH_"
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -30,6 +35,8 @@ class Settings:
     otlp_endpoint: str = ""
     seed_dir: Path = field(default_factory=lambda: PACKAGE_ROOT / "storage" / "seed")
     corpus_dir: Path = field(default_factory=lambda: PACKAGE_ROOT / "storage" / "corpus")
+    # Deep research defaults (KM_RESEARCH_<FIELD>, e.g. KM_RESEARCH_MAX_SUBTASKS=4).
+    research: ResearchConfig = field(default_factory=ResearchConfig)
 
     @property
     def dkg_dir(self) -> Path:
@@ -43,6 +50,28 @@ class Settings:
     @property
     def uses_llm(self) -> bool:
         return self.model_name != "rules"
+
+
+class ConfigError(ValueError):
+    """An environment variable holds a value the service cannot use."""
+
+
+def research_from_env(environ: dict[str, str] | None = None) -> ResearchConfig:
+    """Seed 004's ResearchConfig from KM_RESEARCH_* variables, validated (bounds included)."""
+    env = os.environ if environ is None else environ
+    values = {
+        name: env[RESEARCH_ENV + name.upper()]
+        for name in ResearchConfig.model_fields
+        if env.get(RESEARCH_ENV + name.upper())
+    }
+    try:
+        return ResearchConfig.model_validate(values)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{RESEARCH_ENV}{'.'.join(str(p) for p in e['loc']).upper()}: {e['msg']}"
+            for e in exc.errors()
+        )
+        raise ConfigError(f"invalid research configuration: {problems}") from None
 
 
 def load_settings(data_dir: str | Path | None = None) -> Settings:
@@ -75,4 +104,5 @@ def load_settings(data_dir: str | Path | None = None) -> Settings:
             or os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT")
             or ""
         ),
+        research=research_from_env(),
     )

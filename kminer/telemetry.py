@@ -20,7 +20,7 @@ from temporalio.runtime import (
     TelemetryConfig,
 )
 
-from activities.metrics import MODEL_CALLS, MODEL_TOKENS, PHASE_SECONDS, RUNS_ENDED
+from activities.metrics import MODEL_CALLS, MODEL_COST, MODEL_TOKENS, PHASE_SECONDS, RUNS_ENDED
 from workflows import run_metrics
 
 DRAIN_SECONDS = 1.0
@@ -65,6 +65,8 @@ def drain_metrics() -> int:
             MODEL_TOKENS.labels(**labels).inc(value)
         elif name == run_metrics.MODEL_CALLS and kind == BUFFERED_METRIC_KIND_COUNTER:
             MODEL_CALLS.labels(model=str(attrs.get("model", ""))).inc(value)
+        elif name == run_metrics.MODEL_COST and kind == BUFFERED_METRIC_KIND_COUNTER:
+            MODEL_COST.labels(model=str(attrs.get("model", ""))).inc(value / 1_000_000)
         elif name == run_metrics.RUNS_ENDED and kind == BUFFERED_METRIC_KIND_COUNTER:
             RUNS_ENDED.labels(outcome=str(attrs.get("outcome", ""))).inc(value)
         else:

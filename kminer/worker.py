@@ -17,6 +17,9 @@ from activities.dkg import DkgActivities
 from activities.embeddings import Embedder, OpenAiEmbedder, shared_minilm
 from activities.enrichment import EnrichmentActivities
 from activities.memory import MemoryActivities
+from activities.research_cache import ResearchCacheActivities
+from activities.research_gather import ResearchGatherActivities
+from activities.research_plan import ResearchPlanActivities
 from activities.runtime import RuntimeActivities
 from activities.search import CorpusSearch, SearchActivities, TavilySearch
 from activities.statements import StatementActivities
@@ -118,8 +121,14 @@ def activities_for(settings: Settings, services: Services) -> list[Any]:
             model=settings.model_name,
             search=services.search.name,
             dkg="remote" if settings.dkg_node_url else "embedded",
+            research=settings.research,
         )
     )
+    # document_search reads the local corpus; with Tavily as the web, a worker has none.
+    documents = services.search if isinstance(services.search, CorpusSearch) else None
+    plan = ResearchPlanActivities(services.dkg)
+    gather = ResearchGatherActivities(services.search, documents, services.dkg, statements, auditor)
+    cache = ResearchCacheActivities(services.engine, embedder)
     return [
         runtime.get_runtime_config,
         memory.load_memory_notes,
@@ -136,6 +145,10 @@ def activities_for(settings: Settings, services: Services) -> list[Any]:
         enrichment.propose_knowledge_assets,
         validation.score_candidates,
         compose_answer_activity,
+        plan.plan_research,
+        gather.research_gather,
+        cache.research_cache_lookup,
+        cache.research_cache_store,
     ]
 
 

@@ -86,3 +86,24 @@ class Blob(SQLModel, table=True):
     content: str
     size: int
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class ResearchRun(SQLModel, table=True):
+    """The research cache (seed 004): one completed research task of a run.
+
+    `embedding` is the question's unit vector (JSON list) from `embedder`; a paraphrase on
+    the same thread is compared against it. The gathered evidence is a reference to a
+    `Blob` (`evidence_ref`), never copied here.
+    """
+
+    task_id: str = Field(primary_key=True, max_length=200)
+    thread_id: str = Field(index=True, max_length=1100)
+    query: str
+    embedder: str = Field(max_length=100)
+    embedding: str
+    status: str = Field(default="COMPLETED", max_length=20)
+    plan: str = ""
+    evidence_ref: str = Field(max_length=64)
+    statement_count: int = 0
+    created_at: datetime = Field(default_factory=utcnow, index=True)
+    completed_at: datetime | None = None

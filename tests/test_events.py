@@ -307,6 +307,15 @@ async def test_an_auto_run_streams_its_workspace_as_ag_ui_events(stack: Stack, b
     rebuilt = rebuilt_state(events)
     assert same_json(rebuilt, final)
     assert same_json(rebuilt, api_workspace)
+    # The research task (seed 004) travels in the stream: its statuses change by deltas.
+    assert final["research"]["status"] == "COMPLETED" and final["research"]["subtasks"]
+    paths = [
+        op.model_dump(by_alias=True)["path"]
+        for e in events
+        if isinstance(e, StateDeltaEvent)
+        for op in e.delta
+    ]
+    assert any(p.startswith("/research") for p in paths)
 
 
 async def test_a_review_request_and_the_decisions_arrive_as_custom_events(

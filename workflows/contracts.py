@@ -13,6 +13,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from workflows.budget_contracts import Budget
+from workflows.research_contracts import ResearchConfig, ResearchTask
+
 TAG_PATTERN = re.compile(r"^[a-z0-9_]{1,64}$")
 NOTE_NAMES = ("discovery-notes", "schema-notes", "validation-rules")
 GLOBAL_THREAD = "global"
@@ -82,6 +85,10 @@ class MiningRequest(BaseModel):
     maxIterations: int = Field(default=4, ge=1, le=10)
     review: Literal["required", "auto"] = "required"
     reviewTimeoutSeconds: int = Field(default=7 * 24 * 3600, ge=1)
+    # Deep research settings (seed 004); unset: the worker's KM_RESEARCH_* defaults.
+    research: ResearchConfig | None = None
+    # Limits on model calls, tokens and wall time, per run and per subagent.
+    budget: Budget = Field(default_factory=Budget)
 
     @field_validator("query")
     @classmethod
@@ -219,6 +226,8 @@ class Usage(BaseModel):
     toolCalls: int = 0
     inputTokens: int = 0
     outputTokens: int = 0
+    # Estimated from the price table of workflows/budget.py; None for an unpriced model.
+    costUsd: float | None = None
 
 
 class Decision(BaseModel):
@@ -276,6 +285,11 @@ class Workspace(BaseModel):
     summary: str | None = None
     usage: Usage = Field(default_factory=Usage)
     errors: list[str] = Field(default_factory=list)
+    # The discovery's research task: plan, sub-questions with statuses, cache reuse.
+    research: ResearchTask | None = None
+    usageBySubagent: dict[str, Usage] = Field(default_factory=dict)
+    # Budgets that stopped a subagent early (its results are partial).
+    budgetStops: list[str] = Field(default_factory=list)
 
 
 class KnowledgeMinerResponse(BaseModel):
@@ -297,6 +311,8 @@ class KnowledgeMinerResponse(BaseModel):
     publishedAssets: list[PublishedAsset]
     triplets: list[Triplet]
     usage: Usage
+    usageBySubagent: dict[str, Usage] = Field(default_factory=dict)
+    budgetStops: list[str] = Field(default_factory=list)
 
 
 class MiningInput(BaseModel):
@@ -314,9 +330,13 @@ class MiningInput(BaseModel):
     maxIterations: Any = None
     review: Any = None
     reviewTimeoutSeconds: Any = None
+    research: Any = None
+    budget: Any = None
 
 
 class RuntimeConfig(BaseModel):
     model: str
     search: str
     dkg: str
+    # The worker's research defaults (KM_RESEARCH_*), used when a request sets none.
+    research: ResearchConfig | None = None

@@ -34,9 +34,12 @@ from workflows.contracts import (
     memory_tags,
 )
 from workflows.relink import relinked
+from workflows.research import ResearchRunner, research_config
+from workflows.research_planner import PLANNER_ROLE
+from workflows.research_synthesis import merged
 from workflows.review import ReviewBoard, apply_score
 from workflows.search_attributes import KM_PHASE, KM_PUBLISHED, KM_THREAD
-from workflows.subagents import SubagentRunner
+from workflows.subagents import SubagentOutcome, SubagentRunner
 from workflows.tool_contracts import (
     AnswerArgs,
     AppendNotesInput,
@@ -54,6 +57,11 @@ SHORT = timedelta(seconds=20)
 SIGNAL_REVIEWER = "temporal-cli"
 RETRY = RetryPolicy(maximum_attempts=10, initial_interval=timedelta(seconds=1))
 LOCAL_STEPS_PATCH = "local-cheap-steps"
+# Discovery as a research plan (seed 004): runs recorded before it replay the agent alone.
+RESEARCH_PATCH = "research-plan"
+RULES_MODEL = "rules"
+# Model-call, token and wall-time budgets (workflows/budget.py), checked before each call.
+BUDGETS_PATCH = "agent-budgets"
 NOTE_OF = {
     "discovery": "discovery-notes",
     "enrichment": "schema-notes",
@@ -72,6 +80,7 @@ class MiningWorkflow:
         self._phase_began: datetime | None = None
         self._model = "unknown"
         self._agents: SubagentRunner | None = None
+        self._researcher: ResearchRunner | None = None
 
     # -- the run -------------------------------------------------------------
 
@@ -112,10 +121,16 @@ class MiningWorkflow:
             text for path, text in sorted(memory.items()) if path.endswith("validation-rules.md")
         )
         self._model = runtime.model
-        agents = self._agents = SubagentRunner(self._ws, runtime.model, request, memory)
+        budgets = workflow.patched(BUDGETS_PATCH)
+        agents = self._agents = SubagentRunner(
+            self._ws, runtime.model, request, memory, budgets=budgets
+        )
 
         self._enter(Phase.DISCOVERY)
-        discovery = await agents.discovery()
+        if workflow.patched(RESEARCH_PATCH):
+            discovery = await self._research(request, runtime, memory, agents)
+        else:
+            discovery = await agents.discovery()
         await self._remember("discovery", discovery.notes, folders)
 
         self._enter(Phase.ENRICHMENT)
@@ -132,6 +147,10 @@ class MiningWorkflow:
                 ],
             )
             self._ws.triplets.extend(Triplet(**t) for t in row.get("triplets", []))
+        if self._researcher is not None:
+            self._ws.triplets.extend(
+                Triplet(**t) for t in self._researcher.provenance(enrichment.proposed)
+            )
 
         self._enter(Phase.VALIDATION)
         validation = await agents.validation(self._entries(), self._rules_text)
@@ -152,6 +171,39 @@ class MiningWorkflow:
             f"{len(self._board.candidates)} candidates published to the DKG."
         )
         self._enter(Phase.COMPLETED)
+
+    async def _research(
+        self,
+        request: MiningRequest,
+        runtime: RuntimeConfig,
+        memory: dict[str, str],
+        agents: SubagentRunner,
+    ) -> SubagentOutcome:
+        """Discovery as a research task: a cached one reused, or a plan of sub-questions
+        gathered by priority. The rules policy's discovery *is* that plan; a real model's
+        discovery agent runs after it, told the findings, and may search further."""
+        llm = runtime.model != RULES_MODEL
+        planner = agents.callbacks(PLANNER_ROLE) if llm else []
+        runner = self._researcher = ResearchRunner(
+            self._ws, request, research_config(request, runtime), memory, runtime.search,
+            lambda todos: agents.set_todos("discovery", todos),
+            runtime.model, planner,
+        )  # fmt: skip
+        research = await runner.run()
+        if planner:
+            agents.priced(PLANNER_ROLE)
+        out = SubagentOutcome(
+            summary=research.summary, notes=research.notes, statements=research.statements,
+            sources=len(research.sources),
+        )  # fmt: skip
+        if not llm or research.cache_hit:
+            return out
+        agent = await agents.discovery(findings=research.findings)
+        out.statements = merged([research.statements, agent.statements])
+        out.sources += agent.sources
+        out.summary = f"{research.summary} {agent.summary}".strip()
+        out.notes = research.notes + agent.notes
+        return out
 
     def _enter(self, phase: Phase) -> None:
         if self._phase_began is not None:

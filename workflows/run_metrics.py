@@ -17,6 +17,8 @@ PHASE_SECONDS = "kminer_phase_duration_seconds"
 MODEL_TOKENS = "kminer_model_tokens"
 MODEL_CALLS = "kminer_model_calls"
 RUNS_ENDED = "kminer_runs_ended"
+# The meter's counters take integers: the cost estimate travels in micro-dollars.
+MODEL_COST = "kminer_model_cost_microusd"
 
 
 def phase_finished(phase: str, began: datetime) -> None:
@@ -35,3 +37,7 @@ def run_ended(outcome: str, model: str, usage: Usage) -> None:
             tokens.add(count, {"kind": kind})
     if usage.modelCalls > 0:
         meter.create_counter(MODEL_CALLS, "Model calls made by runs").add(usage.modelCalls)
+    if usage.costUsd:
+        micro = round(usage.costUsd * 1_000_000)
+        if micro > 0:
+            meter.create_counter(MODEL_COST, "Estimated model cost of runs", "uUSD").add(micro)

@@ -16,7 +16,8 @@ from temporalio.common import RetryPolicy
 
 from workflows import prompts
 from workflows.agent_tools import activity_tools
-from workflows.contracts import MiningRequest, Workspace, memory_tags
+from workflows.budget import BudgetExceeded, BudgetGuard, cost_usd
+from workflows.contracts import MiningRequest, Todo, Usage, Workspace, memory_tags
 from workflows.tool_contracts import DISCOVERY_TOOLS, ENRICHMENT_TOOLS, VALIDATION_TOOLS
 from workflows.usage import UsageCounter
 from workflows.workspace import (
@@ -78,9 +79,17 @@ class SubagentOutcome:
 
 class SubagentRunner:
     def __init__(
-        self, ws: Workspace, model: str, request: MiningRequest, memory: dict[str, str]
+        self,
+        ws: Workspace,
+        model: str,
+        request: MiningRequest,
+        memory: dict[str, str],
+        budgets: bool = False,
     ) -> None:
         self._ws = ws
+        # Runs recorded before budgets existed replay without the guard.
+        self._budgets = budgets
+        self._began = workflow.now()
         self._model = model
         self._request = request
         self._memory = memory
@@ -115,24 +124,59 @@ class SubagentRunner:
         )
         state: dict[str, Any] = {}
         message = prompts.task_message(title, payload)
+        callbacks = self.callbacks(role)
         config = {
             "recursion_limit": 20 + 10 * self._request.maxIterations,
-            "callbacks": [self._counter],
+            "callbacks": callbacks,
             # Runs with the same tags share a thread (seed requirement 10).
             "configurable": {"thread_id": self._request.threadId},
         }
-        async for state in agent.astream(
-            {"messages": [{"role": "user", "content": message}]},
-            config=config,
-            stream_mode="values",
-        ):
-            self._mirror(role, state)
+        stopped: str | None = None
+        try:
+            async for state in agent.astream(
+                {"messages": [{"role": "user", "content": message}]},
+                config=config,
+                stream_mode="values",
+            ):
+                self._mirror(role, state)
+        except BudgetExceeded as exc:
+            # Stopped before the call past the limit: go on with what it had gathered.
+            stopped = f"{role}: {exc}; its results are partial"
+            self._ws.budgetStops.append(stopped)
+            self._ws.errors.append(f"budget: {stopped}")
+        self.priced(role)
         messages = list(state.get("messages", []))
         output = final_output(messages)
+        if stopped:
+            output = {"summary": f"Stopped early ({stopped}).", "notes": []}
         notes = output.get("notes") or []
         return SubagentOutcome(
             summary=str(output.get("summary", "")), notes=notes, messages=messages
         )
+
+    def callbacks(self, role: str) -> list[Any]:
+        """Usage counting and, for runs with budgets, the budget guard of `role`'s tree."""
+        callbacks: list[Any] = [self._counter]
+        if self._budgets:
+            mine = self._ws.usageBySubagent.setdefault(role, Usage())
+            callbacks.append(
+                BudgetGuard(self._request.budget, role, self._ws.usage, self._began, mine)
+            )
+        return callbacks
+
+    def priced(self, role: str) -> None:
+        """Cost estimates of the run and of `role` after its model calls."""
+        if not self._budgets:
+            return
+        self._ws.usage.costUsd = cost_usd(self._model, self._ws.usage)
+        mine = self._ws.usageBySubagent.get(role)
+        if mine is not None:
+            mine.costUsd = cost_usd(self._model, mine)
+
+    def set_todos(self, role: str, todos: list[Todo]) -> None:
+        """Todos of a step that is not an agent loop (the research plan), shown as `role`'s."""
+        self._todos[role] = todos
+        self._ws.todos = [t for items in self._todos.values() for t in items]
 
     def _mirror(self, role: str, state: dict[str, Any]) -> None:
         """Copy what changed in the agent's state into the live workspace."""
@@ -146,19 +190,23 @@ class SubagentRunner:
         self._ws.spawnedSubagents = [s for spawned in self._spawned.values() for s in spawned]
         self._ws.filesystemFiles = list(self._files.values())
 
-    async def discovery(self) -> SubagentOutcome:
+    async def discovery(self, findings: list[str] | None = None) -> SubagentOutcome:
         req = self._request
+        payload: dict[str, Any] = {
+            "query": req.query,
+            "domainTags": req.domainTags,
+            "maxIterations": req.maxIterations,
+            "memory": self._notes("discovery-notes"),
+        }
+        if findings is not None:
+            # The research plan already ran: its findings tell the agent what is covered.
+            payload["researchFindings"] = findings
         out = await self._run(
             "discovery",
             prompts.DISCOVERY,
             DISCOVERY_TOOLS,
             "Collect raw signals for this question.",
-            {
-                "query": req.query,
-                "domainTags": req.domainTags,
-                "maxIterations": req.maxIterations,
-                "memory": self._notes("discovery-notes"),
-            },
+            payload,
         )
         out.statements = tool_results(out.messages, "extract_statements")[:MAX_STATEMENTS]
         out.sources = len(tool_results(out.messages, "web_search")) + len(

@@ -21,7 +21,9 @@ MAX_PROPOSAL_CHARS = 240_000
 
 class ToolMetadata(BaseModel):
     elapsed_ms: int = 0
+    # Answered from a cache (the research cache), and what it reused (a research task id).
     cache_hit: bool = False
+    source_id: str | None = None
     truncated: bool = False
     count: int = 0
     blobRef: str | None = None

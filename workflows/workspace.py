@@ -142,6 +142,8 @@ def response_from(ws: Workspace, candidates: list[Candidate]) -> KnowledgeMinerR
         publishedAssets=ws.publishedAssets,
         triplets=ws.triplets,
         usage=ws.usage,
+        usageBySubagent=ws.usageBySubagent,
+        budgetStops=ws.budgetStops,
     )
 
 

@@ -1,0 +1,239 @@
+"""`research_gather`: one priority group of sub-questions, run concurrently in one activity.
+
+One activity per group (not per sub-question) keeps a run's activity count small. Inside
+it, at most `maxConcurrent` sub-questions run at once; each one's start and end times and
+the largest number in flight come back in the result (so they are in the run's history).
+A sub-question that fails is recorded with its error and the others go on. Finished
+sub-questions are checkpointed in heartbeats: a retry after a worker died repeats only
+the unfinished ones.
+
+Search sub-questions read passages and extract statements scored against the *run's*
+question (the same relevance floor as discovery always had), so their evidence feeds
+enrichment unchanged. `dkg_sparql` and `memory_search` sub-questions give findings only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any, TypeVar
+
+from temporalio import activity
+
+from activities import metrics
+from activities.agents.policy import _documents
+from activities.common import Auditor
+from activities.statements import StatementActivities
+from workflows.research_contracts import (
+    SEARCH_NODES,
+    GatherArgs,
+    GatherResult,
+    ResearchQuestion,
+    ResearchTaskStatus,
+    SubtaskOutcome,
+)
+from workflows.tool_contracts import ExtractArgs, SourceDocument, Statement
+
+T = TypeVar("T")
+HEARTBEAT_SECONDS = 2.0
+FINDING_STATEMENTS = 3
+MEMORY_LINES = 5
+
+
+def measured(tool: str, fn: Callable[..., T], *args: Any) -> T:
+    """Call a tool's body, counted in the tool metrics under the tool's name (the audit
+    trail records the whole group once, as `research_gather`)."""
+    started = time.perf_counter()
+    ok = False
+    try:
+        value = fn(*args)
+        ok = True
+        return value
+    finally:
+        metrics.tool_call(tool, int((time.perf_counter() - started) * 1000), ok)
+
+
+def passage_key(hit: dict[str, Any]) -> str:
+    return f"{hit.get('url', '')}#{hit.get('passageId') or hit.get('start') or ''}"
+
+
+def finding_for(statements: list[Statement], read: int, limit: int) -> str:
+    """A short finding: the best statements, each citing its source."""
+    if not statements:
+        return f"No relevant statement in {read} passages."
+    lines = [f"{s.sentence.strip()} [{s.source}]" for s in statements[:FINDING_STATEMENTS]]
+    return " ".join(lines)[:limit]
+
+
+class ResearchGatherActivities:
+    def __init__(
+        self,
+        web: Any,
+        documents: Any,
+        dkg: Any,
+        statements: StatementActivities,
+        auditor: Auditor,
+    ) -> None:
+        self._web = web
+        self._documents = documents
+        self._dkg = dkg
+        self._statements = statements
+        self._audit = auditor
+
+    # -- one sub-question ---------------------------------------------------------------
+
+    def _search(self, q: ResearchQuestion, args: GatherArgs) -> SubtaskOutcome:
+        backend = self._documents if q.node_type == "document_search" else self._web
+        if backend is None:
+            raise LookupError(f"no backend for {q.node_type} on this worker")
+        limit = int(q.node_config.get("maxResults", 5))
+        hits = measured("web_search", backend.search, q.question, limit)
+        seen = set(args.seenPassages)
+        fresh = [h for h in hits if passage_key(h) not in seen]
+        docs = [SourceDocument(**d) for d in _documents(fresh)]
+        kept: list[Statement] = []
+        if docs:
+            extract = ExtractArgs(documents=docs, query=args.query)
+            kept, _, _ = measured("extract_statements", self._statements.extract, extract)
+        return SubtaskOutcome(
+            id=q.id,
+            status=ResearchTaskStatus.COMPLETED,
+            sources=list(dict.fromkeys(h.get("url", "") for h in fresh if h.get("url"))),
+            finding=finding_for(kept, len(fresh), args.synthesisMaxLength),
+            statements=kept,
+            passages=[passage_key(h) for h in fresh],
+        )
+
+    def _dkg_neighbourhood(self, q: ResearchQuestion) -> SubtaskOutcome:
+        uals = [str(u) for u in q.node_config.get("uals", [])]
+        if not uals:
+            # A model's plan names entities, not UALs: the label index finds them.
+            text = " ".join(q.keywords) or q.question
+            uals = [r.ual for r in measured("dkg_find_related_assets", self._find, text)]
+        values = " ".join(f"<{u}>" for u in uals)
+        result = measured(
+            "dkg_sparql",
+            partial(self._dkg.query, row_limit=100),
+            "SELECT ?ual ?label ?stake ?linked ?linkedLabel WHERE { "
+            "GRAPH <did:dkg:metadata> { ?ual rdfs:label ?label ; dkg:stakeAmount ?stake } "
+            f"VALUES ?ual {{ {values} }} "
+            "OPTIONAL { GRAPH ?linked { ?s ?p ?ual } FILTER(?linked != ?ual) "
+            "GRAPH <did:dkg:metadata> { ?linked rdfs:label ?linkedLabel } } } "
+            "ORDER BY DESC(?stake) ?linkedLabel",
+        )
+        assets: dict[str, tuple[str, Any, list[str]]] = {}
+        for row in result.rows:
+            ual = str(row.get("ual"))
+            label, stake, links = assets.setdefault(
+                ual, (str(row.get("label")), row.get("stake"), [])
+            )
+            linked = row.get("linkedLabel")
+            if linked and str(linked) not in links:
+                links.append(str(linked))
+        parts = []
+        for label, stake, links in assets.values():
+            part = f"{label} (stake {stake} TRAC)"
+            if links:
+                part += " is linked from " + ", ".join(links[:4])
+            parts.append(part)
+        return SubtaskOutcome(
+            id=q.id,
+            status=ResearchTaskStatus.COMPLETED,
+            sources=list(assets),
+            finding=("The DKG holds: " + "; ".join(parts) + ".")
+            if parts
+            else "Nothing in the DKG.",
+        )
+
+    def _find(self, text: str) -> list[Any]:
+        return list(self._dkg.find_related(text, limit=5))
+
+    @staticmethod
+    def _memory(q: ResearchQuestion, args: GatherArgs) -> SubtaskOutcome:
+        words = [k.lower() for k in q.keywords if len(k) > 2]
+        lines: list[str] = []
+        paths: list[str] = []
+        for path, text in sorted(args.memory.items()):
+            for line in text.splitlines():
+                if line.strip().startswith("- ") and any(w in line.lower() for w in words):
+                    lines.append(line.strip()[2:])
+                    if path not in paths:
+                        paths.append(path)
+        found = list(dict.fromkeys(lines))[:MEMORY_LINES]
+        return SubtaskOutcome(
+            id=q.id,
+            status=ResearchTaskStatus.COMPLETED,
+            sources=paths,
+            finding=("Earlier runs noted: " + " | ".join(found)) if found else "No note applies.",
+        )
+
+    def run_one(self, q: ResearchQuestion, args: GatherArgs) -> SubtaskOutcome:
+        if q.node_type in SEARCH_NODES:
+            return self._search(q, args)
+        if q.node_type == "dkg_sparql":
+            return self._dkg_neighbourhood(q)
+        return self._memory(q, args)
+
+    # -- the group ---------------------------------------------------------------------
+
+    async def gather(self, args: GatherArgs, done: dict[int, SubtaskOutcome]) -> GatherResult:
+        limit = asyncio.Semaphore(args.maxConcurrent)
+        in_flight = 0
+        most = 0
+
+        async def one(q: ResearchQuestion) -> None:
+            nonlocal in_flight, most
+            async with limit:
+                in_flight += 1
+                most = max(most, in_flight)
+                started = time.time()
+                try:
+                    outcome = await asyncio.to_thread(self.run_one, q, args)
+                except Exception as exc:  # noqa: BLE001  (a failed sub-question is recorded)
+                    outcome = SubtaskOutcome(
+                        id=q.id,
+                        status=ResearchTaskStatus.FAILED,
+                        error_message=f"{type(exc).__name__}: {exc}",
+                    )
+                finally:
+                    in_flight -= 1
+                outcome.started, outcome.ended = started, time.time()
+                done[q.id] = outcome
+                if activity.in_activity():
+                    activity.heartbeat([o.model_dump(mode="json") for o in done.values()])
+
+        todo = [q for q in args.questions if q.id not in done]
+        await asyncio.gather(*(one(q) for q in todo))
+        return GatherResult(outcomes=[done[q.id] for q in args.questions], maxInFlight=most)
+
+    @activity.defn(name="research_gather")
+    async def research_gather(self, args: GatherArgs) -> GatherResult:
+        done: dict[int, SubtaskOutcome] = {}
+        details = activity.info().heartbeat_details
+        if details:
+            # A retry: what finished before the worker died is not searched again.
+            for row in details[0] or []:
+                outcome = SubtaskOutcome.model_validate(row)
+                done[outcome.id] = outcome
+
+        async def beat() -> None:
+            while True:
+                activity.heartbeat([o.model_dump(mode="json") for o in done.values()])
+                await asyncio.sleep(HEARTBEAT_SECONDS)
+
+        beating = asyncio.ensure_future(beat())
+        started = time.perf_counter()
+        try:
+            result = await self.gather(args, done)
+        finally:
+            beating.cancel()
+        elapsed = int((time.perf_counter() - started) * 1000)
+        count = sum(len(o.statements) for o in result.outcomes)
+        ok = all(o.status == ResearchTaskStatus.COMPLETED for o in result.outcomes)
+        self._audit.record(
+            "research_gather", {"questions": [q.question for q in args.questions]}, count,
+            elapsed, ok,
+        )  # fmt: skip
+        return result
