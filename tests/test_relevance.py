@@ -106,9 +106,9 @@ def test_every_cosine_uses_the_model_s_own_scale() -> None:
 
 def test_a_text_without_a_relation_gives_that_weight_to_its_sentence() -> None:
     w = R.Weights(sentence=0.2, source=0.2, lexical=0.2, source_lexical=0.1, relation=0.3)
-    bare = R.Signals(FULL, NONE, 0.0, 0.0, relation_cos=None)
-    assert R.relevance(bare, MODEL, w) == 0.5
-    assert R.relevance(R.Signals(FULL, NONE, 0.0, 0.0, relation_cos=NONE), MODEL, w) == 0.2
+    bare = R.Signals(FULL, FULL, 0.0, 0.0, relation_cos=None)
+    assert R.relevance(bare, MODEL, w) == 0.7
+    assert R.relevance(R.Signals(FULL, FULL, 0.0, 0.0, relation_cos=NONE), MODEL, w) == 0.4
 
 
 def test_shares_are_clamped_and_the_default_weights_sum_to_one() -> None:
@@ -118,6 +118,19 @@ def test_shares_are_clamped_and_the_default_weights_sum_to_one() -> None:
     assert R.relevance(R.Signals(FULL, FULL, 3.0, 3.0, FULL), MODEL) == 1.0
     assert R.relevance(R.Signals(NONE, NONE, -1.0, -1.0, NONE), MODEL) == 0.0
     assert R.is_relevant(R.RELEVANCE_FLOOR) and not R.is_relevant(R.RELEVANCE_FLOOR - 0.001)
+
+
+def test_an_off_topic_source_scores_zero_whatever_its_sentence() -> None:
+    # The source terms alone, on their own scale: 0.4 * 0.0 + 0.2 * 0.8 over 0.6 = 0.27.
+    assert R.source_topic(R.Signals(FULL, NONE, 1.0, 0.8, FULL), MODEL) == pytest.approx(0.8 / 3)
+    assert R.relevance(R.Signals(FULL, NONE, 1.0, 0.8, FULL), MODEL) == 0.0
+    # Just at the floor the statement is scored as usual.
+    at_floor = R.Signals(FULL, NONE, 1.0, 0.9, FULL)
+    assert R.source_topic(at_floor, MODEL) == pytest.approx(R.SOURCE_FLOOR)
+    assert R.relevance(at_floor, MODEL) > 0.0
+    # Weights that give sources no say never gate.
+    no_source = R.Weights(0.5, 0.0, 0.5, 0.0, 0.0)
+    assert R.source_topic(R.Signals(FULL, NONE, 1.0, 0.0, FULL), MODEL, no_source) == 1.0
 
 
 def test_passage_text_puts_the_title_first() -> None:
