@@ -1,4 +1,4 @@
-"""`kminer`: up, demo, mine, review, worker, dkg. Bad input → exit 2 and one line."""
+"""`kminer`: up, demo, mine, review, worker, api, dkg, corpus, db. Bad input: exit 2, one line."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from kminer.config import Settings, load_settings
 from kminer.corpus_cli import add_corpus_parser, cmd_corpus
+from kminer.db_cli import DbUsageError, add_db_parser, cmd_db
 from kminer.tracing import flush_traces
 
 warnings.filterwarnings("ignore", message=".*allowed_objects.*")
@@ -328,6 +329,7 @@ def parser() -> argparse.ArgumentParser:
         "path"
     )
     add_corpus_parser(sub, with_data_dir)
+    add_db_parser(sub, with_data_dir)
     return p
 
 
@@ -341,6 +343,7 @@ COMMANDS = {
     "dkg": cmd_dkg,
     "corpus": cmd_corpus,
     "mcp": cmd_mcp,
+    "db": cmd_db,
 }
 
 
@@ -359,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
     except asyncio.CancelledError:
         print("kminer: stopped", file=sys.stderr)
         return 143
-    except UsageError as exc:
+    except (UsageError, DbUsageError) as exc:
         print(f"kminer: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
