@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from kminer.config import Settings, load_settings
 from kminer.corpus_cli import add_corpus_parser, cmd_corpus
 from kminer.db_cli import DbUsageError, add_db_parser, cmd_db
+from kminer.service_cli import ServiceUsageError, add_service_parsers
 from kminer.tracing import flush_traces
 
 warnings.filterwarnings("ignore", message=".*allowed_objects.*")
@@ -27,7 +28,10 @@ class UsageError(Exception):
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    return load_settings(getattr(args, "data_dir", None))
+    try:
+        return load_settings(getattr(args, "data_dir", None))
+    except ValueError as exc:  # a malformed KM_* variable
+        raise UsageError(str(exc)) from None
 
 
 async def _serve_until_stopped() -> None:
@@ -66,30 +70,21 @@ async def cmd_up(args: argparse.Namespace) -> int:
 
 
 async def cmd_worker(args: argparse.Namespace) -> int:
-    from kminer.stack import read_stack_file
-    from kminer.worker import build_worker, connect, open_services
+    from kminer.service_cli import cmd_worker as run_worker
 
-    settings = _settings(args)
-    address = args.address or settings.temporal_address
-    if not address:
-        running = read_stack_file(settings)
-        address = running["temporal"] if running else None
-    if not address:
-        raise UsageError(
-            "no Temporal address: pass --address, set TEMPORAL_ADDRESS or run kminer up"
-        )
-    services = open_services(settings)
     try:
-        client = await connect(settings, address, services.engine)
-        worker = build_worker(client, settings, services)
-        print(f"worker polling {settings.task_queue} on {address}", flush=True)
-        async with worker:
-            await _serve_until_stopped()
+        return await run_worker(args, _settings(args))
     except asyncio.CancelledError:
         return _stopped_cleanly()
-    finally:
-        services.close()
-    return 0
+
+
+async def cmd_api(args: argparse.Namespace) -> int:
+    from kminer.service_cli import cmd_api as run_api
+
+    try:
+        return await run_api(args, _settings(args))
+    except asyncio.CancelledError:
+        return _stopped_cleanly()
 
 
 def _request(args: argparse.Namespace):  # noqa: ANN202
@@ -315,8 +310,7 @@ def parser() -> argparse.ArgumentParser:
     review.add_argument("--edit", action="append", nargs=2, metavar=("ID", "FILE"))
     review.add_argument("--reason", default="rejected by reviewer")
     with_data_dir(sub.add_parser("mcp", help="serve the MCP tools over stdio (needs kminer up)"))
-    worker = with_data_dir(sub.add_parser("worker", help="run a worker only"))
-    worker.add_argument("--address", help="Temporal host:port")
+    add_service_parsers(sub, with_data_dir)
     dkg = sub.add_parser("dkg", help="query the DKG (embedded, or DKG_NODE_URL)")
     dsub = dkg.add_subparsers(dest="dkg_command", required=True)
     q = with_data_dir(dsub.add_parser("query", help="run a read-only SPARQL query"))
@@ -340,6 +334,7 @@ COMMANDS = {
     "mine": cmd_mine,
     "review": cmd_review,
     "worker": cmd_worker,
+    "api": cmd_api,
     "dkg": cmd_dkg,
     "corpus": cmd_corpus,
     "mcp": cmd_mcp,
@@ -362,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
     except asyncio.CancelledError:
         print("kminer: stopped", file=sys.stderr)
         return 143
-    except (UsageError, DbUsageError) as exc:
+    except (UsageError, DbUsageError, ServiceUsageError) as exc:
         print(f"kminer: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -34,7 +34,10 @@ def _engine(url: str) -> Any:
 async def cmd_db(args: argparse.Namespace) -> int:
     from storage.migrate import current_revision, head_revision, upgrade
 
-    settings = load_settings(getattr(args, "data_dir", None))
+    try:
+        settings = load_settings(getattr(args, "data_dir", None))
+    except ValueError as exc:
+        raise DbUsageError(str(exc)) from None
     if settings.database_url.startswith("sqlite"):
         settings.data_dir.mkdir(parents=True, exist_ok=True)
     engine = _engine(settings.database_url)

@@ -139,10 +139,18 @@ class DuplicateMatch(BaseModel):
 class EmbeddedDkg:
     """A local DKG: SPARQL 1.1 over named graphs, publish with minted UALs."""
 
-    def __init__(self, path: Path | None = None) -> None:
-        if path is not None:
-            Path(path).mkdir(parents=True, exist_ok=True)
-        self._store: Store | None = Store(str(path)) if path is not None else Store()
+    def __init__(self, path: Path | None = None, *, read_only: bool = False) -> None:
+        """`read_only`: a snapshot of a store another process owns (RocksDB allows one
+        writer per directory); it sees what was written before it was opened."""
+        self._read_only = read_only
+        if read_only:
+            if path is None or not Path(path).is_dir():
+                raise DkgError(f"no DKG store at {path} yet")
+            self._store: Store | None = Store.read_only(str(path))
+        else:
+            if path is not None:
+                Path(path).mkdir(parents=True, exist_ok=True)
+            self._store = Store(str(path)) if path is not None else Store()
         self._lock = threading.RLock()
         self._hash_to_ual: dict[str, str] | None = None
         self._next_token = 1
@@ -157,7 +165,8 @@ class EmbeddedDkg:
     def close(self) -> None:
         with self._lock:
             if self._store is not None:
-                self._store.flush()
+                if not self._read_only:
+                    self._store.flush()
                 self._store = None
                 # RocksDB releases its directory lock only when the store is freed.
                 gc.collect()

@@ -320,3 +320,6 @@ class RuntimeConfig(BaseModel):
     model: str
     search: str
     dkg: str
+    # The task queue of the DKG / search tool activities when a worker of its own owns the
+    # DKG (`kminer worker --role tools`); None: the run's own task queue.
+    toolTaskQueue: str | None = None

@@ -72,6 +72,7 @@ class MiningWorkflow:
         self._phase_began: datetime | None = None
         self._model = "unknown"
         self._agents: SubagentRunner | None = None
+        self._tool_queue: str | None = None  # RuntimeConfig.toolTaskQueue
 
     # -- the run -------------------------------------------------------------
 
@@ -112,7 +113,10 @@ class MiningWorkflow:
             text for path, text in sorted(memory.items()) if path.endswith("validation-rules.md")
         )
         self._model = runtime.model
-        agents = self._agents = SubagentRunner(self._ws, runtime.model, request, memory)
+        self._tool_queue = runtime.toolTaskQueue
+        agents = self._agents = SubagentRunner(
+            self._ws, runtime.model, request, memory, runtime.toolTaskQueue
+        )
 
         self._enter(Phase.DISCOVERY)
         discovery = await agents.discovery()
@@ -238,6 +242,7 @@ class MiningWorkflow:
             "score_candidates",
             ScoreArgs(candidates=self._entries(candidates), validationRules=self._rules_text),
             result_type=ToolResponse,
+            task_queue=self._tool_queue,
             start_to_close_timeout=timedelta(seconds=60),
             retry_policy=RETRY,
         )
@@ -385,6 +390,7 @@ class MiningWorkflow:
                     "dkg_publish_asset",
                     PublishArgs(runId=self._ws.runId, candidateId=cid, asset=asset, domain=domain),
                     result_type=PublishResult,
+                    task_queue=self._tool_queue,
                     # A remote publish is a chain transaction plus polling: minutes, not seconds.
                     start_to_close_timeout=timedelta(minutes=10),
                     heartbeat_timeout=timedelta(seconds=20),

@@ -78,9 +78,15 @@ class SubagentOutcome:
 
 class SubagentRunner:
     def __init__(
-        self, ws: Workspace, model: str, request: MiningRequest, memory: dict[str, str]
+        self,
+        ws: Workspace,
+        model: str,
+        request: MiningRequest,
+        memory: dict[str, str],
+        tool_queue: str | None = None,
     ) -> None:
         self._ws = ws
+        self._tool_queue = tool_queue  # where the DKG / search tools run (None: this queue)
         self._model = model
         self._request = request
         self._memory = memory
@@ -105,7 +111,7 @@ class SubagentRunner:
     ) -> SubagentOutcome:
         agent = create_temporal_deep_agent(
             model=self._model,
-            tools=activity_tools(tools),
+            tools=activity_tools(tools, self._tool_queue),
             system_prompt=prompt,
             middleware=[TodoListMiddleware()],
             subagents=subagents or [],
@@ -168,7 +174,7 @@ class SubagentRunner:
 
     async def enrichment(self, statements: list[dict[str, Any]]) -> SubagentOutcome:
         req = self._request
-        resolver_tools = activity_tools(["dkg_find_related_assets", "dkg_sparql"])
+        resolver_tools = activity_tools(["dkg_find_related_assets", "dkg_sparql"], self._tool_queue)
         out = await self._run(
             "enrichment",
             prompts.ENRICHMENT,
