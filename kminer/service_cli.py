@@ -7,9 +7,12 @@ import asyncio
 import dataclasses
 from collections.abc import Callable
 from contextlib import AsyncExitStack
+from pathlib import Path
 from typing import Any
 
 from kminer.config import WORKER_ROLES, Settings
+
+HEALTH_INTERVAL_SECONDS = 10.0
 
 
 class ServiceUsageError(Exception):
@@ -29,6 +32,11 @@ def add_service_parsers(sub: Any, with_data_dir: Callable[[Any], Any]) -> None:
         "--concurrency",
         type=_positive,
         help="activities run at once (default $KM_WORKER_CONCURRENCY or 16)",
+    )
+    worker.add_argument(
+        "--health-file",
+        type=Path,
+        help=f"touched every {HEALTH_INTERVAL_SECONDS:g} s while every poller runs (healthcheck)",
     )
     api = with_data_dir(sub.add_parser("api", help="serve the API only (needs a Temporal)"))
     api.add_argument("--address", help="Temporal host:port (default $TEMPORAL_ADDRESS)")
@@ -80,7 +88,7 @@ async def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
                 flush=True,
             )
             try:
-                await asyncio.Event().wait()
+                await _alive(workers, args.health_file)
             except asyncio.CancelledError:
                 print("worker stopping: finishing running activities", flush=True)
                 task = asyncio.current_task()
@@ -91,6 +99,17 @@ async def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         services.close()
     return 0
+
+
+async def _alive(workers: list[Any], health_file: Path | None) -> None:
+    """Until cancelled; a worker that stopped by itself (fatal poll error) ends the process."""
+    while True:
+        stopped = [w.task_queue for w in workers if w.is_shutdown]
+        if stopped:
+            raise RuntimeError(f"the worker of {', '.join(stopped)} stopped")
+        if health_file is not None:
+            health_file.touch()
+        await asyncio.sleep(HEALTH_INTERVAL_SECONDS)
 
 
 async def cmd_api(args: argparse.Namespace, settings: Settings) -> int:

@@ -23,6 +23,7 @@ from api.auth import TokenIssuer
 from kminer.config import load_settings
 from kminer.devserver import DevServer, free_port
 from kminer.worker import TOOL_ACTIVITIES, connect
+from tests.compose import kminer_services, load_compose
 from tests.postgres import POSTGRES_URL, postgres_answers
 
 SECRET = "cluster-test-secret-0123456789abcdef"
@@ -102,28 +103,49 @@ async def test_api_and_two_workers_mine_through_the_compose_commands(
 ) -> None:
     data = tmp_path / "data"
     queue = f"cluster-{uuid.uuid4().hex[:8]}"
+    compose = kminer_services(load_compose({"KM_JWT_SECRET": SECRET}))
+    # The environment docker-compose.yml gives every kminer service; only the addresses,
+    # paths and queue names (unique per test) are this machine's.
+    compose_env = compose["api"]["environment"]
+    assert all(compose[n]["environment"] == compose_env for n in compose)
     env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "TAVILY_"))},
-        # The environment docker-compose.yml gives every kminer service.
+        **{k: v for k, v in os.environ.items() if k not in compose_env},
+        **{k: str(v) for k, v in compose_env.items()},
         "TEMPORAL_ADDRESS": temporal_server.address,
         "DATABASE_URL": database_url,
         "KM_DATA_DIR": str(data),
         "KM_TASK_QUEUE": queue,
         "KM_TOOL_TASK_QUEUE": f"{queue}-tools",
-        "KM_JWT_SECRET": SECRET,
     }
-    env.pop("DKG_NODE_URL", None)
+    assert env["KM_JWT_SECRET"] == SECRET and not env["OPENAI_API_KEY"]
+
+    def command(service: str, health: str | None = None) -> list[str]:
+        args = list(compose[service]["command"])
+        if "--health-file" in args:  # one file each here, not the container's /tmp
+            args[args.index("--health-file") + 1] = str(tmp_path / f"{health}.alive")
+        if "--host" in args:  # loopback here, 0.0.0.0 inside the container
+            args[args.index("--host") + 1] = "127.0.0.1"
+            args[args.index("--port") + 1] = str(port)
+        return args
+
     services = Services(env, tmp_path)
     port = free_port()
     try:
-        migrate = services.start("migrate", "db", "upgrade")
+        migrate = services.start("migrate", *command("migrate"))
         assert migrate.wait(timeout=120) == 0, services.log("migrate")
-        services.start("tools", "worker", "--role", "tools")
-        services.start("worker1", "worker", "--role", "workflows", "--concurrency", "4")
-        services.start("worker2", "worker", "--role", "workflows", "--concurrency", "4")
-        services.start("api", "api", "--host", "127.0.0.1", "--port", str(port))
+        services.start("tools", *command("tools", "tools"))
+        services.start("worker1", *command("worker", "worker1"))
+        services.start("worker2", *command("worker", "worker2"), "--concurrency", "4")
+        services.start("api", *command("api"))
         for name in ("tools", "worker1", "worker2"):
             services.wait_for_line(name, "polling")
+        assert "16 activities at once" in services.log("worker1")  # KM_WORKER_CONCURRENCY
+        assert "4 activities at once" in services.log("worker2")
+        alive = [tmp_path / f"{name}.alive" for name in ("tools", "worker1", "worker2")]
+        deadline = time.monotonic() + 20
+        while not all(f.exists() for f in alive) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert all(f.exists() for f in alive)  # the containers' healthchecks read these
         services.wait_for_line("api", "API http://")
         admin = {"Authorization": f"Bearer {TokenIssuer(SECRET).mint('ops', 'admin')}"}
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
