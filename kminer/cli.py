@@ -241,6 +241,11 @@ async def cmd_dkg(args: argparse.Namespace) -> int:
     from storage.dkg_store import SPARQL_ANSWER, DkgError, EmbeddedDkg
 
     settings = _settings(args)
+    if args.dkg_command in ("backup", "restore"):
+        from kminer.db_cli import backup_dkg, restore_dkg
+
+        run = backup_dkg if args.dkg_command == "backup" else restore_dkg
+        return run(settings, Path(args.file))
     if read_stack_file(settings) and not settings.dkg_node_url:
         raise UsageError("a kminer stack holds this DKG store; use its API (/api/dkg/...)")
     try:
@@ -322,6 +327,12 @@ def parser() -> argparse.ArgumentParser:
     with_data_dir(dsub.add_parser("load", help="load JSON-LD assets (file or dir)")).add_argument(
         "path"
     )
+    with_data_dir(
+        dsub.add_parser("backup", help="export the embedded store as N-Quads (online)")
+    ).add_argument("file")
+    with_data_dir(
+        dsub.add_parser("restore", help="load a backup into an empty store (owner stopped)")
+    ).add_argument("file")
     add_corpus_parser(sub, with_data_dir)
     add_db_parser(sub, with_data_dir)
     return p

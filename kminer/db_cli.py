@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from kminer.config import load_settings
+from kminer.config import Settings, load_settings
 
 
 class DbUsageError(Exception):
@@ -59,3 +60,49 @@ async def cmd_db(args: argparse.Namespace) -> int:
         return 0
     finally:
         engine.dispose()
+
+
+def backup_dkg(settings: Settings, target: Path) -> int:
+    """`kminer dkg backup FILE`: every quad of the embedded store as N-Quads, read from a
+    read-only snapshot, so the worker that owns the store keeps running."""
+    from storage.dkg_store import DkgError, EmbeddedDkg
+
+    if settings.dkg_node_url:
+        raise DbUsageError("DKG_NODE_URL is set: a remote node's assets are backed up there")
+    if target.exists():
+        raise DbUsageError(f"{target} exists; a backup goes to a new file")
+    try:
+        with EmbeddedDkg(settings.dkg_dir, read_only=True) as dkg:
+            count = dkg.count_assets()
+            dkg.export_nquads(target)
+    except DkgError as exc:
+        raise DbUsageError(str(exc)) from None
+    print(f"backed up {count} Knowledge Assets from {settings.dkg_dir} to {target}")
+    return 0
+
+
+def restore_dkg(settings: Settings, source: Path) -> int:
+    """`kminer dkg restore FILE`: a backup into an empty store; the owner must be stopped."""
+    from storage.dkg_store import EmbeddedDkg
+
+    if settings.dkg_node_url:
+        raise DbUsageError("DKG_NODE_URL is set: there is no embedded store to restore")
+    if not source.is_file():
+        raise DbUsageError(f"no backup file {source}")
+    try:
+        dkg = EmbeddedDkg(settings.dkg_dir)
+    except OSError as exc:  # RocksDB's lock: a worker owns the store
+        where = settings.dkg_dir
+        raise DbUsageError(f"cannot open {where} (stop its worker first): {exc}") from None
+    with dkg:
+        if dkg.count_assets():
+            raise DbUsageError(
+                f"{settings.dkg_dir} already holds assets; restore into an empty KM_DATA_DIR/dkg"
+            )
+        try:
+            dkg.import_nquads(source)
+        except (OSError, SyntaxError, ValueError) as exc:
+            raise DbUsageError(f"{source} is not an N-Quads backup: {exc}") from None
+        count = dkg.count_assets()
+    print(f"restored {count} Knowledge Assets from {source} into {settings.dkg_dir}")
+    return 0

@@ -26,6 +26,7 @@ from pyoxigraph import (
     Literal,
     NamedNode,
     Quad,
+    RdfFormat,
     Store,
 )
 
@@ -246,6 +247,21 @@ class EmbeddedDkg:
     def count_assets(self) -> int:
         with self._lock:
             return len(self._state())
+
+    def export_nquads(self, target: Path) -> None:
+        """Every quad (assets, metadata) as N-Quads. On a read-only snapshot this sees all
+        the owner wrote before it was opened, flushed or not, so it runs while the owner
+        keeps writing (a RocksDB checkpoint of a snapshot would miss unflushed writes)."""
+        with self._lock:
+            self._s.dump(str(target), RdfFormat.N_QUADS)
+
+    def import_nquads(self, source: Path) -> None:
+        """Load an `export_nquads` file (into an empty store: a restore)."""
+        with self._lock:
+            self._s.bulk_load(path=str(source), format=RdfFormat.N_QUADS)
+            self._s.flush()
+            self._hash_to_ual = None
+            self._index = None
 
     # -- publish --------------------------------------------------------------------------
 
