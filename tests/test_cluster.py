@@ -16,7 +16,6 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from sqlalchemy import create_engine, text
 from temporalio.api.enums.v1 import EventType
 
 from api.auth import TokenIssuer
@@ -24,7 +23,7 @@ from kminer.config import load_settings
 from kminer.devserver import DevServer, free_port
 from kminer.worker import TOOL_ACTIVITIES, connect
 from tests.compose import kminer_services, load_compose
-from tests.postgres import POSTGRES_URL, postgres_answers
+from tests.postgres import fresh_postgres_database, postgres_answers
 
 SECRET = "cluster-test-secret-0123456789abcdef"
 QUESTION = {
@@ -41,16 +40,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         return
     if not postgres_answers():
         pytest.skip("Postgres is not answering on 127.0.0.1:5432: the SQLite case runs alone")
-    name = f"km_cluster_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with fresh_postgres_database("km_cluster") as url:
+        yield url
 
 
 class Services:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,7 +13,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import create_engine, inspect, text
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel
 
@@ -22,7 +21,7 @@ from storage.audit_log import AuditLog
 from storage.db import make_engine
 from storage.migrate import _config, current_revision, head_revision
 from storage.tables import AuditEvent, MemoryNote
-from tests.postgres import POSTGRES_URL, postgres_answers
+from tests.postgres import fresh_postgres_database, postgres_answers
 
 KMINER = str(Path(sys.executable).with_name("kminer"))
 
@@ -35,16 +34,8 @@ def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         return
     if not postgres_answers():
         pytest.skip("Postgres is not answering on 127.0.0.1:5432 (or psycopg missing)")
-    name = f"km_migrate_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with fresh_postgres_database("km_migrate") as url:
+        yield url
 
 
 def _kminer_db(url: str, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
