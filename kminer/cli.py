@@ -1,4 +1,4 @@
-"""`kminer`: up, demo, mine, review, worker, api, dkg, corpus, db. Bad input: exit 2, one line."""
+"""`kminer`: up, demo, mine, batch, review, worker, api, dkg, corpus, db. Bad input: exit 2."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
+from kminer.batch_cli import BatchUsageError, add_batch_parser
 from kminer.config import Settings, load_settings
 from kminer.corpus_cli import add_corpus_parser, cmd_corpus
 from kminer.db_cli import DbUsageError, add_db_parser, cmd_db
@@ -100,6 +101,12 @@ def _request(args: argparse.Namespace):  # noqa: ANN202
     except ValidationError as exc:
         first = exc.errors()[0]
         raise UsageError(first["msg"].removeprefix("Value error, ")) from None
+
+
+async def cmd_batch(args: argparse.Namespace) -> int:
+    from kminer.batch_cli import cmd_batch as run_batch
+
+    return await run_batch(args, _settings(args))
 
 
 async def cmd_mine(args: argparse.Namespace) -> int:
@@ -335,6 +342,7 @@ def parser() -> argparse.ArgumentParser:
     ).add_argument("file")
     add_corpus_parser(sub, with_data_dir)
     add_db_parser(sub, with_data_dir)
+    add_batch_parser(sub, with_data_dir)
     return p
 
 
@@ -350,6 +358,7 @@ COMMANDS = {
     "corpus": cmd_corpus,
     "mcp": cmd_mcp,
     "db": cmd_db,
+    "batch": cmd_batch,
 }
 
 
@@ -368,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
     except asyncio.CancelledError:
         print("kminer: stopped", file=sys.stderr)
         return 143
-    except (UsageError, DbUsageError, ServiceUsageError) as exc:
+    except (UsageError, DbUsageError, ServiceUsageError, BatchUsageError) as exc:
         print(f"kminer: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -32,6 +32,7 @@ from storage.db import make_engine
 from storage.dkg_factory import open_dkg
 from storage.dkg_store import DkgError, DkgValidationError
 from storage.memory_repo import MemoryRepository
+from workflows.batch import BatchWorkflow
 from workflows.contracts import RuntimeConfig
 from workflows.mining import MiningWorkflow
 
@@ -177,7 +178,7 @@ def _worker(
     return Worker(
         client,
         task_queue=queue,
-        workflows=[MiningWorkflow] if workflows else [],
+        workflows=[MiningWorkflow, BatchWorkflow] if workflows else [],
         activities=activities,
         max_concurrent_activities=settings.worker_concurrency,
         # Local activities (the cheap steps) run beside the workflow tasks.
