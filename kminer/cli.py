@@ -18,6 +18,7 @@ from kminer.batch_cli import BatchUsageError, add_batch_parser
 from kminer.config import Settings, load_settings
 from kminer.corpus_cli import add_corpus_parser, cmd_corpus
 from kminer.db_cli import DbUsageError, add_db_parser, cmd_db
+from kminer.schedule_cli import ScheduleUsageError, add_schedule_parser
 from kminer.service_cli import ServiceUsageError, add_service_parsers
 from kminer.tracing import flush_traces
 
@@ -107,6 +108,12 @@ async def cmd_batch(args: argparse.Namespace) -> int:
     from kminer.batch_cli import cmd_batch as run_batch
 
     return await run_batch(args, _settings(args))
+
+
+async def cmd_schedule(args: argparse.Namespace) -> int:
+    from kminer.schedule_cli import cmd_schedule as run_schedule
+
+    return await run_schedule(args, _settings(args))
 
 
 async def cmd_mine(args: argparse.Namespace) -> int:
@@ -343,6 +350,7 @@ def parser() -> argparse.ArgumentParser:
     add_corpus_parser(sub, with_data_dir)
     add_db_parser(sub, with_data_dir)
     add_batch_parser(sub, with_data_dir)
+    add_schedule_parser(sub, with_data_dir)
     return p
 
 
@@ -359,6 +367,7 @@ COMMANDS = {
     "mcp": cmd_mcp,
     "db": cmd_db,
     "batch": cmd_batch,
+    "schedule": cmd_schedule,
 }
 
 
@@ -377,7 +386,13 @@ def main(argv: list[str] | None = None) -> int:
     except asyncio.CancelledError:
         print("kminer: stopped", file=sys.stderr)
         return 143
-    except (UsageError, DbUsageError, ServiceUsageError, BatchUsageError) as exc:
+    except (
+        UsageError,
+        DbUsageError,
+        ServiceUsageError,
+        BatchUsageError,
+        ScheduleUsageError,
+    ) as exc:
         print(f"kminer: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
