@@ -276,6 +276,10 @@ class Workspace(BaseModel):
     summary: str | None = None
     usage: Usage = Field(default_factory=Usage)
     errors: list[str] = Field(default_factory=list)
+    # The run's Temporal history so far (events, bytes): payloads are capped at 2 MB each
+    # and a history at 50 MB, so operators watch these (docs/operations.md).
+    historyEvents: int = 0
+    historyBytes: int = 0
 
 
 class KnowledgeMinerResponse(BaseModel):

@@ -422,11 +422,14 @@ class MiningWorkflow:
         # Rebuilt from a dump so every field counts as set: the converter drops
         # unset fields, and in-place appends do not mark a field as set.
         review = self._ws.phase == Phase.REVIEW
+        info = workflow.info()
         return Workspace.model_validate(
             {
                 **self._ws.model_dump(),
                 "candidates": [c.model_dump() for c in self._board.candidates.values()],
                 "decisions": [d.model_dump() for d in self._board.decisions],
                 "pendingApprovals": self._board.pending() if review else [],
+                "historyEvents": info.get_current_history_length(),
+                "historyBytes": info.get_current_history_size(),
             }
         )
