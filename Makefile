@@ -5,10 +5,13 @@ STAMP := $(VENV)/.installed
 # The chat UI's browser libraries (Cytoscape.js), pinned in api/ui/vendor/package-lock.json.
 UI_VENDOR := api/ui/vendor
 UI_STAMP := $(UI_VENDOR)/node_modules/.installed
+# The Compose Specification's JSON schema, which tests/test_compose.py checks docker-compose.yml against.
+COMPOSE_SPEC := tests/compose_spec
+COMPOSE_STAMP := $(COMPOSE_SPEC)/node_modules/.installed
 
 .PHONY: install demo test lint bench quality mutation clean
 
-install: $(STAMP) $(UI_STAMP)
+install: $(STAMP) $(UI_STAMP) $(COMPOSE_STAMP)
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON)"; exit 1; }
@@ -21,6 +24,10 @@ $(UI_STAMP): $(UI_VENDOR)/package.json $(UI_VENDOR)/package-lock.json
 	@command -v npm >/dev/null 2>&1 || { echo "need npm (Node.js) to install the chat UI's Cytoscape.js from the npm registry: apt-get install -y npm"; exit 1; }
 	npm ci --prefix $(UI_VENDOR) --no-audit --no-fund
 	touch $(UI_STAMP)
+
+$(COMPOSE_STAMP): $(COMPOSE_SPEC)/package.json $(COMPOSE_SPEC)/package-lock.json
+	npm ci --prefix $(COMPOSE_SPEC) --no-audit --no-fund
+	touch $(COMPOSE_STAMP)
 
 demo: install
 	$(BIN)/kminer demo
@@ -44,4 +51,4 @@ mutation: install
 	$(BIN)/python bench/mutation.py
 
 clean:
-	rm -rf $(VENV) .kminer .pytest_cache mutants $(UI_VENDOR)/node_modules tests/artifacts
+	rm -rf $(VENV) .kminer .pytest_cache mutants $(UI_VENDOR)/node_modules $(COMPOSE_SPEC)/node_modules tests/artifacts

@@ -1,4 +1,4 @@
-"""`kminer`: up, demo, mine, review, worker, dkg. Bad input → exit 2 and one line."""
+"""`kminer`: up, demo, mine, batch, review, worker, api, dkg, corpus, db. Bad input: exit 2."""
 
 from __future__ import annotations
 
@@ -14,8 +14,12 @@ from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
+from kminer.batch_cli import BatchUsageError, add_batch_parser
 from kminer.config import Settings, load_settings
 from kminer.corpus_cli import add_corpus_parser, cmd_corpus
+from kminer.db_cli import DbUsageError, add_db_parser, cmd_db
+from kminer.schedule_cli import ScheduleUsageError, add_schedule_parser
+from kminer.service_cli import ServiceUsageError, add_service_parsers
 from kminer.tracing import flush_traces
 
 warnings.filterwarnings("ignore", message=".*allowed_objects.*")
@@ -26,7 +30,10 @@ class UsageError(Exception):
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    return load_settings(getattr(args, "data_dir", None))
+    try:
+        return load_settings(getattr(args, "data_dir", None))
+    except ValueError as exc:  # a malformed KM_* variable
+        raise UsageError(str(exc)) from None
 
 
 async def _serve_until_stopped() -> None:
@@ -65,30 +72,21 @@ async def cmd_up(args: argparse.Namespace) -> int:
 
 
 async def cmd_worker(args: argparse.Namespace) -> int:
-    from kminer.stack import read_stack_file
-    from kminer.worker import build_worker, connect, open_services
+    from kminer.service_cli import cmd_worker as run_worker
 
-    settings = _settings(args)
-    address = args.address or settings.temporal_address
-    if not address:
-        running = read_stack_file(settings)
-        address = running["temporal"] if running else None
-    if not address:
-        raise UsageError(
-            "no Temporal address: pass --address, set TEMPORAL_ADDRESS or run kminer up"
-        )
-    services = open_services(settings)
     try:
-        client = await connect(settings, address, services.engine)
-        worker = build_worker(client, settings, services)
-        print(f"worker polling {settings.task_queue} on {address}", flush=True)
-        async with worker:
-            await _serve_until_stopped()
+        return await run_worker(args, _settings(args))
     except asyncio.CancelledError:
         return _stopped_cleanly()
-    finally:
-        services.close()
-    return 0
+
+
+async def cmd_api(args: argparse.Namespace) -> int:
+    from kminer.service_cli import cmd_api as run_api
+
+    try:
+        return await run_api(args, _settings(args))
+    except asyncio.CancelledError:
+        return _stopped_cleanly()
 
 
 def _request(args: argparse.Namespace):  # noqa: ANN202
@@ -104,6 +102,18 @@ def _request(args: argparse.Namespace):  # noqa: ANN202
     except ValidationError as exc:
         first = exc.errors()[0]
         raise UsageError(first["msg"].removeprefix("Value error, ")) from None
+
+
+async def cmd_batch(args: argparse.Namespace) -> int:
+    from kminer.batch_cli import cmd_batch as run_batch
+
+    return await run_batch(args, _settings(args))
+
+
+async def cmd_schedule(args: argparse.Namespace) -> int:
+    from kminer.schedule_cli import cmd_schedule as run_schedule
+
+    return await run_schedule(args, _settings(args))
 
 
 async def cmd_mine(args: argparse.Namespace) -> int:
@@ -245,6 +255,11 @@ async def cmd_dkg(args: argparse.Namespace) -> int:
     from storage.dkg_store import SPARQL_ANSWER, DkgError, EmbeddedDkg
 
     settings = _settings(args)
+    if args.dkg_command in ("backup", "restore"):
+        from kminer.db_cli import backup_dkg, restore_dkg
+
+        run = backup_dkg if args.dkg_command == "backup" else restore_dkg
+        return run(settings, Path(args.file))
     if read_stack_file(settings) and not settings.dkg_node_url:
         raise UsageError("a kminer stack holds this DKG store; use its API (/api/dkg/...)")
     try:
@@ -314,8 +329,7 @@ def parser() -> argparse.ArgumentParser:
     review.add_argument("--edit", action="append", nargs=2, metavar=("ID", "FILE"))
     review.add_argument("--reason", default="rejected by reviewer")
     with_data_dir(sub.add_parser("mcp", help="serve the MCP tools over stdio (needs kminer up)"))
-    worker = with_data_dir(sub.add_parser("worker", help="run a worker only"))
-    worker.add_argument("--address", help="Temporal host:port")
+    add_service_parsers(sub, with_data_dir)
     dkg = sub.add_parser("dkg", help="query the DKG (embedded, or DKG_NODE_URL)")
     dsub = dkg.add_subparsers(dest="dkg_command", required=True)
     q = with_data_dir(dsub.add_parser("query", help="run a read-only SPARQL query"))
@@ -327,7 +341,16 @@ def parser() -> argparse.ArgumentParser:
     with_data_dir(dsub.add_parser("load", help="load JSON-LD assets (file or dir)")).add_argument(
         "path"
     )
+    with_data_dir(
+        dsub.add_parser("backup", help="export the embedded store as N-Quads (online)")
+    ).add_argument("file")
+    with_data_dir(
+        dsub.add_parser("restore", help="load a backup into an empty store (owner stopped)")
+    ).add_argument("file")
     add_corpus_parser(sub, with_data_dir)
+    add_db_parser(sub, with_data_dir)
+    add_batch_parser(sub, with_data_dir)
+    add_schedule_parser(sub, with_data_dir)
     return p
 
 
@@ -338,9 +361,13 @@ COMMANDS = {
     "mine": cmd_mine,
     "review": cmd_review,
     "worker": cmd_worker,
+    "api": cmd_api,
     "dkg": cmd_dkg,
     "corpus": cmd_corpus,
     "mcp": cmd_mcp,
+    "db": cmd_db,
+    "batch": cmd_batch,
+    "schedule": cmd_schedule,
 }
 
 
@@ -359,7 +386,13 @@ def main(argv: list[str] | None = None) -> int:
     except asyncio.CancelledError:
         print("kminer: stopped", file=sys.stderr)
         return 143
-    except UsageError as exc:
+    except (
+        UsageError,
+        DbUsageError,
+        ServiceUsageError,
+        BatchUsageError,
+        ScheduleUsageError,
+    ) as exc:
         print(f"kminer: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

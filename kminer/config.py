@@ -12,6 +12,11 @@ from workflows.research_contracts import ResearchConfig
 
 TASK_QUEUE = "knowledge-miner"
 RESEARCH_ENV = "KM_RESEARCH_"
+# `kminer worker --role`: "all" runs everything in one process; with KM_TOOL_TASK_QUEUE set,
+# "workflows" runs the workflows, model calls and the cheap steps on the main queue without
+# opening the DKG (scale these out), and "tools" runs the DKG / search tool activities on the
+# tool queue in the one process that owns the embedded DKG store.
+WORKER_ROLES = ("all", "workflows", "tools")
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -22,6 +27,13 @@ class Settings:
     temporal_address: str | None
     temporal_namespace: str = "default"
     task_queue: str = TASK_QUEUE
+    # DKG / search tool activities on a queue of their own, polled by the one worker that
+    # owns the DKG (`kminer worker --role tools`); None: everything on `task_queue`.
+    tool_task_queue: str | None = None
+    worker_concurrency: int = 16  # activities one worker runs at once (KM_WORKER_CONCURRENCY)
+    # On SIGTERM a worker stops polling and gives running activities this long to finish;
+    # what is still running then is cancelled and retried by another worker.
+    shutdown_grace_seconds: float = 30.0
     model_name: str = "rules"
     openai_base_url: str | None = None
     tavily_api_key: str | None = None
@@ -74,6 +86,15 @@ def research_from_env(environ: dict[str, str] | None = None) -> ResearchConfig:
         raise ConfigError(f"invalid research configuration: {problems}") from None
 
 
+def _positive_int(name: str, default: int) -> int:
+    raw = os.environ.get(name) or ""
+    if not raw:
+        return default
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"{name} must be a positive integer, not {raw!r}")
+    return int(raw)
+
+
 def load_settings(data_dir: str | Path | None = None) -> Settings:
     root = Path(data_dir or os.environ.get("KM_DATA_DIR") or ".kminer").resolve()
     # An OpenAI key switches the policy to a real model; without one the
@@ -91,6 +112,9 @@ def load_settings(data_dir: str | Path | None = None) -> Settings:
         temporal_address=os.environ.get("TEMPORAL_ADDRESS") or None,
         temporal_namespace=os.environ.get("TEMPORAL_NAMESPACE") or "default",
         task_queue=os.environ.get("KM_TASK_QUEUE") or TASK_QUEUE,
+        tool_task_queue=os.environ.get("KM_TOOL_TASK_QUEUE") or None,
+        worker_concurrency=_positive_int("KM_WORKER_CONCURRENCY", 16),
+        shutdown_grace_seconds=float(os.environ.get("KM_SHUTDOWN_GRACE_SECONDS") or 30),
         model_name=model,
         openai_base_url=os.environ.get("OPENAI_BASE_URL") or None,
         tavily_api_key=os.environ.get("TAVILY_API_KEY") or None,

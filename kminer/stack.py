@@ -17,7 +17,7 @@ from api.app import create_app
 from api.auth import load_secret
 from kminer.config import Settings
 from kminer.devserver import LOOPBACK, DevServer, free_port, port_is_free, wait_for_port
-from kminer.worker import Services, build_worker, connect, open_services
+from kminer.worker import Services, build_workers, connect, open_services
 
 GRACEFUL_STOP_SECONDS = 3  # open requests get this long to finish when the API stops
 
@@ -90,8 +90,9 @@ async def embedded_stack(
     try:
         services = await asyncio.to_thread(open_services, settings)
         client = await connect(settings, address, services.engine)
-        worker = build_worker(client, settings, services)
-        async with worker:
+        async with contextlib.AsyncExitStack() as workers:
+            for worker in build_workers(client, settings, services):
+                await workers.enter_async_context(worker)
             port = (api_port or free_port()) if with_api else None
             api_url = f"http://{LOOPBACK}:{port}" if port else None
             # Recorded before the API answers, so whoever sees /healthz also finds the stack.

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import timedelta
 from typing import Any
 
 from temporalio.client import Client
@@ -34,6 +35,7 @@ from storage.db import make_engine
 from storage.dkg_factory import open_dkg
 from storage.dkg_store import DkgError, DkgValidationError
 from storage.memory_repo import MemoryRepository
+from workflows.batch import BatchWorkflow
 from workflows.contracts import RuntimeConfig
 from workflows.mining import MiningWorkflow
 
@@ -68,25 +70,49 @@ def build_embedder(settings: Settings) -> Embedder:
     return shared_minilm()
 
 
+# The activities that need the DKG or the search index: on KM_TOOL_TASK_QUEUE when set.
+TOOL_ACTIVITIES = frozenset(
+    {
+        "dkg_get_asset",
+        "dkg_sparql",
+        "dkg_get_asset_metadata",
+        "dkg_find_related_assets",
+        "dkg_find_duplicates",
+        "dkg_publish_asset",
+        "web_search",
+        "extract_statements",
+        "propose_knowledge_assets",
+        "score_candidates",
+        # The research task's plan reads the DKG; gathering searches and extracts.
+        "plan_research",
+        "research_gather",
+    }
+)
+
+
 @dataclass
 class Services:
     """The long-lived things activities share inside one worker process."""
 
-    dkg: Any  # EmbeddedDkg or RemoteDkg: the `Dkg` protocol of activities/dkg.py
+    dkg: Any  # EmbeddedDkg or RemoteDkg: the `Dkg` protocol of activities/dkg.py; None: none
     engine: Any
     search: Any
     embedder: Any = None
 
     def close(self) -> None:
         try:
-            self.dkg.close()
+            if self.dkg is not None:
+                self.dkg.close()
         finally:
             self.engine.dispose()
 
 
-def open_services(settings: Settings) -> Services:
+def open_services(settings: Settings, with_dkg: bool = True) -> Services:
+    """The database (migrated to head), and unless `with_dkg` is False the DKG and search."""
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     engine = make_engine(settings.database_url)
+    if not with_dkg:
+        return Services(dkg=None, engine=engine, search=None)
     try:
         dkg = open_dkg(settings.dkg_node_url, settings.data_dir, settings.seed_dir)
     except BaseException:
@@ -105,35 +131,50 @@ def open_services(settings: Settings) -> Services:
     return Services(dkg=dkg, engine=engine, search=search, embedder=embedder)
 
 
+def search_name(settings: Settings) -> str:
+    return "tavily" if settings.tavily_api_key else "local-corpus"
+
+
 def activities_for(settings: Settings, services: Services) -> list[Any]:
-    auditor = Auditor(services.engine)
-    dkg = DkgActivities(services.dkg, services.engine, (DkgError,), (DkgValidationError,))
-    search = SearchActivities(services.search, services.dkg, auditor)
-    embedder = services.embedder or build_embedder(settings)
-    statements = StatementActivities(services.dkg, embedder, auditor)
-    enrichment = EnrichmentActivities(services.dkg, embedder, auditor)
-    validation = ValidationActivities(services.dkg, auditor)
+    """Every activity; the DKG / search ones only when this process holds the DKG."""
     audit_log = AuditLog(services.engine) if services.engine is not None else None
-    memory = MemoryActivities(MemoryRepository(services.engine), audit_log)
-    audit = AuditActivities(audit_log)
     runtime = RuntimeActivities(
         RuntimeConfig(
             model=settings.model_name,
-            search=services.search.name,
+            search=search_name(settings),
             dkg="remote" if settings.dkg_node_url else "embedded",
             research=settings.research,
+            toolTaskQueue=settings.tool_task_queue,
         )
     )
-    # document_search reads the local corpus; with Tavily as the web, a worker has none.
-    documents = services.search if isinstance(services.search, CorpusSearch) else None
-    plan = ResearchPlanActivities(services.dkg)
-    gather = ResearchGatherActivities(services.search, documents, services.dkg, statements, auditor)
+    memory = MemoryActivities(MemoryRepository(services.engine), audit_log)
+    audit = AuditActivities(audit_log)
+    # The research cache needs only the database and the embeddings: every worker has it,
+    # since it runs as a local activity beside the workflow.
+    embedder = services.embedder or build_embedder(settings)
     cache = ResearchCacheActivities(services.engine, embedder)
-    return [
+    cheap = [
         runtime.get_runtime_config,
         memory.load_memory_notes,
         memory.append_memory_notes,
         audit.audit_decisions,
+        compose_answer_activity,
+        cache.research_cache_lookup,
+        cache.research_cache_store,
+    ]
+    if services.dkg is None:
+        return cheap
+    auditor = Auditor(services.engine)
+    dkg = DkgActivities(services.dkg, services.engine, (DkgError,), (DkgValidationError,))
+    search = SearchActivities(services.search, services.dkg, auditor)
+    statements = StatementActivities(services.dkg, embedder, auditor)
+    enrichment = EnrichmentActivities(services.dkg, embedder, auditor)
+    validation = ValidationActivities(services.dkg, auditor)
+    # document_search reads the local corpus; with Tavily as the web, a worker has none.
+    documents = services.search if isinstance(services.search, CorpusSearch) else None
+    plan = ResearchPlanActivities(services.dkg)
+    gather = ResearchGatherActivities(services.search, documents, services.dkg, statements, auditor)
+    return cheap + [
         dkg.dkg_get_asset,
         dkg.dkg_sparql,
         dkg.dkg_get_asset_metadata,
@@ -144,23 +185,52 @@ def activities_for(settings: Settings, services: Services) -> list[Any]:
         statements.extract_statements,
         enrichment.propose_knowledge_assets,
         validation.score_candidates,
-        compose_answer_activity,
         plan.plan_research,
         gather.research_gather,
-        cache.research_cache_lookup,
-        cache.research_cache_store,
     ]
 
 
-def build_worker(client: Client, settings: Settings, services: Services) -> Worker:
+def _worker(
+    client: Client, settings: Settings, queue: str, activities: list[Any], workflows: bool
+) -> Worker:
     return Worker(
         client,
-        task_queue=settings.task_queue,
-        workflows=[MiningWorkflow],
-        activities=activities_for(settings, services),
-        max_concurrent_activities=16,
+        task_queue=queue,
+        workflows=[MiningWorkflow, BatchWorkflow] if workflows else [],
+        activities=activities,
+        max_concurrent_activities=settings.worker_concurrency,
+        # Local activities (the cheap steps) run beside the workflow tasks.
+        max_concurrent_local_activities=settings.worker_concurrency,
+        graceful_shutdown_timeout=timedelta(seconds=settings.shutdown_grace_seconds),
         interceptors=[PrincipalInterceptor()],
     )
+
+
+def build_workers(
+    client: Client, settings: Settings, services: Services, role: str = "all"
+) -> list[Worker]:
+    """The Temporal workers of one process for `role` (kminer.config.WORKER_ROLES)."""
+    activities = activities_for(settings, services)
+    tools = [a for a in activities if a.__temporal_activity_definition.name in TOOL_ACTIVITIES]
+    others = [a for a in activities if a not in tools]
+    queue, tool_queue = settings.task_queue, settings.tool_task_queue
+    if role == "workflows":
+        return [_worker(client, settings, queue, others, workflows=True)]
+    if role == "tools":
+        assert tool_queue, "role tools needs KM_TOOL_TASK_QUEUE"
+        return [_worker(client, settings, tool_queue, tools, workflows=False)]
+    if tool_queue:  # "all" while runs send their tools to the tool queue: poll both
+        return [
+            _worker(client, settings, queue, others, workflows=True),
+            _worker(client, settings, tool_queue, tools, workflows=False),
+        ]
+    return [_worker(client, settings, queue, activities, workflows=True)]
+
+
+def build_worker(client: Client, settings: Settings, services: Services) -> Worker:
+    """One worker with everything on the main queue (the tests' workers)."""
+    settings = replace(settings, tool_task_queue=None)
+    return _worker(client, settings, settings.task_queue, activities_for(settings, services), True)
 
 
 async def connect(settings: Settings, address: str, engine: Any = None) -> Client:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from sqlalchemy import event, inspect, text
+from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from sqlmodel import SQLModel, create_engine
+from sqlmodel import create_engine
 
 from storage import tables  # noqa: F401  (registers the tables on SQLModel.metadata)
+from storage.migrate import upgrade
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, *, migrate: bool = True) -> Engine:
+    """An engine for `url`; with `migrate` the schema is first brought to head (Alembic)."""
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
@@ -23,30 +25,6 @@ def make_engine(url: str) -> Engine:
 
     else:
         engine = create_engine(url, pool_pre_ping=True)
-    SQLModel.metadata.create_all(engine)
-    add_missing_columns(engine)
+    if migrate:
+        upgrade(engine)
     return engine
-
-
-def add_missing_columns(engine: Engine) -> None:
-    """Bring a database made by an older release up to date, keeping its rows.
-
-    `create_all` creates missing tables but never alters existing ones; the
-    columns added since are all nullable or defaulted, so ADD COLUMN is enough.
-    Missing indexes are created the same way.
-    """
-    inspector = inspect(engine)
-    for table in SQLModel.metadata.sorted_tables:
-        present = {c["name"] for c in inspector.get_columns(table.name)}
-        missing = [c for c in table.columns if c.name not in present]
-        with engine.begin() as conn:
-            for column in missing:
-                kind = column.type.compile(dialect=engine.dialect)
-                default = column.server_default.arg if column.server_default is not None else None
-                clause = f" DEFAULT '{default}'" if isinstance(default, str) else ""
-                conn.execute(
-                    text(f'ALTER TABLE {table.name} ADD COLUMN "{column.name}" {kind}{clause}')
-                )
-        if missing:
-            for index in table.indexes:
-                index.create(engine, checkfirst=True)

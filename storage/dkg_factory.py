@@ -3,12 +3,40 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from storage.dkg_store import EmbeddedDkg
 
 if TYPE_CHECKING:
     from storage.dkg_remote import RemoteDkg
+
+
+class DkgSnapshotReader:
+    """Reads of an embedded store that another process owns and writes (the tools worker):
+    each call opens a fresh read-only snapshot, so it sees every asset published before it.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self._path = Path(path)
+
+    def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        with EmbeddedDkg(self._path, read_only=True) as dkg:
+            return getattr(dkg, method)(*args, **kwargs)
+
+    def query(self, sparql: str, **kwargs: Any) -> Any:
+        return self._call("query", sparql, **kwargs)
+
+    def get_asset(self, ual: str) -> Any:
+        return self._call("get_asset", ual)
+
+    def get_metadata(self, ual: str) -> Any:
+        return self._call("get_metadata", ual)
+
+    def count_assets(self) -> int:
+        return self._call("count_assets")
+
+    def close(self) -> None:
+        pass  # nothing held between calls
 
 
 def open_dkg(dkg_node_url: str | None, data_dir: Path, seed_dir: Path) -> EmbeddedDkg | RemoteDkg:

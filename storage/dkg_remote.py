@@ -56,7 +56,14 @@ from storage.dkg_store import (
     RelatedAsset,
     SparqlResult,
 )
-from storage.jsonld_rdf import SCHEMA, JsonLdError, Value, term_value, validate_asset
+from storage.jsonld_rdf import (
+    SCHEMA,
+    JsonLdError,
+    Value,
+    content_hash,
+    term_value,
+    validate_asset,
+)
 from storage.sparql_guard import (
     TRIPLE_COLUMNS,
     SparqlRefused,
@@ -67,6 +74,9 @@ from storage.sparql_guard import (
 DEFAULT_BLOCKCHAIN = "otp:20430"
 GAZETTEER_LIMIT = 5000
 _LOOKUP_LIMIT = 1000
+# Stamped into every asset we publish, so the node can tell us what we already minted.
+CONTENT_HASH_IRI = "urn:kminer:contentHash"
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
 _NO_STAKE = (
     "the node does not report stake and no blockchain RPC is set (DKG_BLOCKCHAIN_RPC);"
     " stakeAmount None means unknown, not zero"
@@ -587,12 +597,27 @@ class RemoteDkg:
 
     # -- publish --------------------------------------------------------------------------
 
-    def publish(self, asset: dict[str, Any], **_: Any) -> PublishResult:
-        """Mint a Knowledge Asset paid and signed by the configured wallet.
+    def find_by_content_hash(self, digest: str) -> str | None:
+        """The UAL of an asset we published with this content hash (its stamp), if any."""
+        if not _SHA256.match(digest):
+            return None
+        rows = self._select(
+            f'SELECT ?g WHERE {{ GRAPH ?g {{ ?s <{CONTENT_HASH_IRI}> "{digest}" }}'
+            ' FILTER(STRSTARTS(STR(?g), "did:dkg:")) } LIMIT 1',
+            "content-hash lookup",
+        )
+        graph = str(rows[0].get("g") or "") if rows else ""
+        return graph.removesuffix("/public").removesuffix("/private") or None
 
-        `publisher`, `stake_amount` and `domain` are what the embedded store records; on a
-        real DKG the wallet is the publisher and the chain sets the cost, so they are
-        ignored. Not idempotent by content: the activity's PublishRecord guards retries.
+    def publish(self, asset: dict[str, Any], **_: Any) -> PublishResult:
+        """Mint a Knowledge Asset paid and signed by the configured wallet, once per content.
+
+        The asset carries its content hash (`urn:kminer:contentHash` on the root node) and
+        is looked up by it first: content already on the node is answered with its UAL,
+        not minted again (a retry after a crash between the mint and the ledger write, or a
+        scheduled run finding the same facts). `publisher`, `stake_amount` and `domain` are
+        what the embedded store records; on a real DKG the wallet is the publisher and the
+        chain sets the cost, so they are ignored.
         """
         if not self._private_key:
             raise DkgError(
@@ -602,6 +627,11 @@ class RemoteDkg:
             validate_asset(asset)
         except JsonLdError as exc:
             raise DkgValidationError(str(exc)) from exc
+        digest = content_hash(asset)
+        known = self.find_by_content_hash(digest)
+        if known:
+            return PublishResult(ual=known, created=False)
+        asset = {**asset, CONTENT_HASH_IRI: digest}
         writer = self._writer_client()
         options = {
             "epochs_num": self._epochs,

@@ -26,6 +26,7 @@ from pyoxigraph import (
     Literal,
     NamedNode,
     Quad,
+    RdfFormat,
     Store,
 )
 
@@ -139,10 +140,18 @@ class DuplicateMatch(BaseModel):
 class EmbeddedDkg:
     """A local DKG: SPARQL 1.1 over named graphs, publish with minted UALs."""
 
-    def __init__(self, path: Path | None = None) -> None:
-        if path is not None:
-            Path(path).mkdir(parents=True, exist_ok=True)
-        self._store: Store | None = Store(str(path)) if path is not None else Store()
+    def __init__(self, path: Path | None = None, *, read_only: bool = False) -> None:
+        """`read_only`: a snapshot of a store another process owns (RocksDB allows one
+        writer per directory); it sees what was written before it was opened."""
+        self._read_only = read_only
+        if read_only:
+            if path is None or not Path(path).is_dir():
+                raise DkgError(f"no DKG store at {path} yet")
+            self._store: Store | None = Store.read_only(str(path))
+        else:
+            if path is not None:
+                Path(path).mkdir(parents=True, exist_ok=True)
+            self._store = Store(str(path)) if path is not None else Store()
         self._lock = threading.RLock()
         self._hash_to_ual: dict[str, str] | None = None
         self._next_token = 1
@@ -157,7 +166,8 @@ class EmbeddedDkg:
     def close(self) -> None:
         with self._lock:
             if self._store is not None:
-                self._store.flush()
+                if not self._read_only:
+                    self._store.flush()
                 self._store = None
                 # RocksDB releases its directory lock only when the store is freed.
                 gc.collect()
@@ -237,6 +247,21 @@ class EmbeddedDkg:
     def count_assets(self) -> int:
         with self._lock:
             return len(self._state())
+
+    def export_nquads(self, target: Path) -> None:
+        """Every quad (assets, metadata) as N-Quads. On a read-only snapshot this sees all
+        the owner wrote before it was opened, flushed or not, so it runs while the owner
+        keeps writing (a RocksDB checkpoint of a snapshot would miss unflushed writes)."""
+        with self._lock:
+            self._s.dump(str(target), RdfFormat.N_QUADS)
+
+    def import_nquads(self, source: Path) -> None:
+        """Load an `export_nquads` file (into an empty store: a restore)."""
+        with self._lock:
+            self._s.bulk_load(path=str(source), format=RdfFormat.N_QUADS)
+            self._s.flush()
+            self._hash_to_ual = None
+            self._index = None
 
     # -- publish --------------------------------------------------------------------------
 

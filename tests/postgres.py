@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import socket
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 POSTGRES_ADDRESS = ("127.0.0.1", 5432)
 POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -20,3 +23,22 @@ def postgres_answers() -> bool:
     except ImportError:
         return False
     return True
+
+
+@contextmanager
+def fresh_postgres_database(prefix: str = "km_test") -> Iterator[str]:
+    """A new, empty database on the local Postgres for one test; dropped afterwards."""
+    from sqlalchemy import create_engine, text
+
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        try:
+            yield POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}"
+        finally:
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
+        admin.dispose()

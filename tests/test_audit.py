@@ -6,12 +6,14 @@ import asyncio
 from typing import Any
 
 import httpx
+import pytest
 from sqlmodel import Session
 
 from kminer.stack import Stack
 from storage.audit_log import AuditLog
 from storage.db import make_engine
 from storage.tables import AuditEvent
+from tests.postgres import fresh_postgres_database, postgres_answers
 
 QUESTION = {
     "query": "Which suppliers of lithium carry geopolitical risk?",
@@ -104,8 +106,24 @@ async def test_the_trail_is_filtered_paged_and_private(stack: Stack, bearer: Any
     assert anonymous.status_code == 401
 
 
-def test_an_event_with_a_key_is_written_once(tmp_path: Any) -> None:
-    log = AuditLog(make_engine(f"sqlite:///{tmp_path / 'audit.db'}"))
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_an_event_with_a_key_is_written_once(backend: str, tmp_path: Any) -> None:
+    if backend == "sqlite":
+        log = AuditLog(make_engine(f"sqlite:///{tmp_path / 'audit.db'}"))
+    elif not postgres_answers():
+        pytest.skip("Postgres is not answering on 127.0.0.1:5432 (or psycopg missing)")
+    else:
+        with fresh_postgres_database("km_audit") as url:
+            engine = make_engine(url)
+            try:
+                _written_once(AuditLog(engine))
+            finally:
+                engine.dispose()
+        return
+    _written_once(log)
+
+
+def _written_once(log: AuditLog) -> None:
 
     def publish(run_id: str) -> bool:
         return log.record(

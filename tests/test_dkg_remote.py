@@ -563,9 +563,11 @@ def test_publish_with_a_key_but_no_chain_fails_as_a_dkg_error(
         request_timeout_s=5.0,
     )
     asset = {"@context": "https://schema.org/", "@type": "Organization", "name": "Acme"}
+    node.routes[("POST", "/v1/direct-query")] = [{"status": 200, "body": {"data": []}}]
     with pytest.raises(DkgError, match="cannot connect to blockchain otp:20430 via http"):
         dkg.publish(asset)
-    assert node.requests == []
+    # Only the content-hash lookup (not yet on the node) reached it before the chain failed.
+    assert [r.path for r in node.requests] == ["/v1/direct-query"]
 
 
 # -- factory --------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from kminer.worker import activities_for, connect, open_services
 from storage.db import make_engine
 from storage.dkg_store import DkgError, DkgValidationError, EmbeddedDkg, PublishResult
 from storage.tables import PublishRecord
+from tests.postgres import fresh_postgres_database, postgres_answers
 from tests.test_review import wait_for_review
 from workflows.contracts import Decision, MiningRequest, Phase
 from workflows.jsonld import content_hash
@@ -47,9 +49,18 @@ class MintingNode:
         return self.minted.get(digest)
 
 
-@pytest.fixture
-def engine(tmp_path: Path) -> Any:
-    return make_engine(f"sqlite:///{tmp_path / 'db.sqlite'}")
+@pytest.fixture(params=["sqlite", "postgres"])
+def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    """The publish ledger on SQLite, and on a fresh Postgres database when one answers."""
+    if request.param == "sqlite":
+        yield make_engine(f"sqlite:///{tmp_path / 'db.sqlite'}")
+        return
+    if not postgres_answers():
+        pytest.skip("Postgres is not answering on 127.0.0.1:5432 (or psycopg missing)")
+    with fresh_postgres_database("km_ledger") as url:
+        eng = make_engine(url)
+        yield eng
+        eng.dispose()
 
 
 def publisher(node: Any, engine: Any) -> DkgActivities:

@@ -22,7 +22,7 @@ TOOL_TIMEOUT = timedelta(seconds=20)
 TOOL_RETRY = RetryPolicy(maximum_attempts=5, initial_interval=timedelta(seconds=1))
 
 
-def activity_tool(name: str) -> StructuredTool:
+def activity_tool(name: str, task_queue: str | None = None) -> StructuredTool:
     args_model = TOOL_ARGS[name]
 
     async def run(**kwargs: Any) -> str:
@@ -30,6 +30,7 @@ def activity_tool(name: str) -> StructuredTool:
             name,
             args_model(**kwargs),
             result_type=ToolResponse,
+            task_queue=task_queue,
             start_to_close_timeout=TOOL_TIMEOUT,
             retry_policy=TOOL_RETRY,
             summary=f"tool:{name}",
@@ -41,5 +42,7 @@ def activity_tool(name: str) -> StructuredTool:
     )
 
 
-def activity_tools(names: list[str]) -> list[StructuredTool]:
-    return [activity_tool(n) for n in names]
+def activity_tools(names: list[str], task_queue: str | None = None) -> list[StructuredTool]:
+    """Tools for `names`; `task_queue` routes them to the worker owning the DKG (None: the
+    run's own queue, the same commands as before the option existed)."""
+    return [activity_tool(n, task_queue) for n in names]

@@ -290,6 +290,10 @@ class Workspace(BaseModel):
     usageBySubagent: dict[str, Usage] = Field(default_factory=dict)
     # Budgets that stopped a subagent early (its results are partial).
     budgetStops: list[str] = Field(default_factory=list)
+    # The run's Temporal history so far (events, bytes): payloads are capped at 2 MB each
+    # and a history at 50 MB, so operators watch these (docs/operations.md).
+    historyEvents: int = 0
+    historyBytes: int = 0
 
 
 class KnowledgeMinerResponse(BaseModel):
@@ -340,3 +344,6 @@ class RuntimeConfig(BaseModel):
     dkg: str
     # The worker's research defaults (KM_RESEARCH_*), used when a request sets none.
     research: ResearchConfig | None = None
+    # The task queue of the DKG / search tool activities when a worker of its own owns the
+    # DKG (`kminer worker --role tools`); None: the run's own task queue.
+    toolTaskQueue: str | None = None

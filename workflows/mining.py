@@ -81,6 +81,7 @@ class MiningWorkflow:
         self._model = "unknown"
         self._agents: SubagentRunner | None = None
         self._researcher: ResearchRunner | None = None
+        self._tool_queue: str | None = None  # RuntimeConfig.toolTaskQueue
 
     # -- the run -------------------------------------------------------------
 
@@ -122,8 +123,9 @@ class MiningWorkflow:
         )
         self._model = runtime.model
         budgets = workflow.patched(BUDGETS_PATCH)
+        self._tool_queue = runtime.toolTaskQueue
         agents = self._agents = SubagentRunner(
-            self._ws, runtime.model, request, memory, budgets=budgets
+            self._ws, runtime.model, request, memory, runtime.toolTaskQueue, budgets=budgets
         )
 
         self._enter(Phase.DISCOVERY)
@@ -187,7 +189,7 @@ class MiningWorkflow:
         runner = self._researcher = ResearchRunner(
             self._ws, request, research_config(request, runtime), memory, runtime.search,
             lambda todos: agents.set_todos("discovery", todos),
-            runtime.model, planner,
+            runtime.model, planner, runtime.toolTaskQueue,
         )  # fmt: skip
         research = await runner.run()
         if planner:
@@ -290,6 +292,7 @@ class MiningWorkflow:
             "score_candidates",
             ScoreArgs(candidates=self._entries(candidates), validationRules=self._rules_text),
             result_type=ToolResponse,
+            task_queue=self._tool_queue,
             start_to_close_timeout=timedelta(seconds=60),
             retry_policy=RETRY,
         )
@@ -437,6 +440,7 @@ class MiningWorkflow:
                     "dkg_publish_asset",
                     PublishArgs(runId=self._ws.runId, candidateId=cid, asset=asset, domain=domain),
                     result_type=PublishResult,
+                    task_queue=self._tool_queue,
                     # A remote publish is a chain transaction plus polling: minutes, not seconds.
                     start_to_close_timeout=timedelta(minutes=10),
                     heartbeat_timeout=timedelta(seconds=20),
@@ -468,11 +472,14 @@ class MiningWorkflow:
         # Rebuilt from a dump so every field counts as set: the converter drops
         # unset fields, and in-place appends do not mark a field as set.
         review = self._ws.phase == Phase.REVIEW
+        info = workflow.info()
         return Workspace.model_validate(
             {
                 **self._ws.model_dump(),
                 "candidates": [c.model_dump() for c in self._board.candidates.values()],
                 "decisions": [d.model_dump() for d in self._board.decisions],
                 "pendingApprovals": self._board.pending() if review else [],
+                "historyEvents": info.get_current_history_length(),
+                "historyBytes": info.get_current_history_size(),
             }
         )

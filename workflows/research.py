@@ -91,8 +91,11 @@ class ResearchRunner:
         set_todos: Callable[[list[Todo]], None],
         model: str = "rules",
         callbacks: list[Any] | None = None,
+        tool_queue: str | None = None,
     ) -> None:
         self._ws = ws
+        # Where the DKG / search activities run (`kminer worker --role tools`); None: here.
+        self._tool_queue = tool_queue
         self._request = request
         self._config = config
         self._memory = {p: t for p, t in memory.items() if p.endswith("/discovery-notes.md")}
@@ -136,6 +139,17 @@ class ResearchRunner:
     async def _local(self, name: str, arg: Any, result_type: Any) -> Any:
         return await workflow.execute_local_activity(
             name, arg, result_type=result_type,
+            start_to_close_timeout=LOCAL_TIMEOUT, retry_policy=RETRY,
+        )  # fmt: skip
+
+    async def _with_dkg(self, name: str, arg: Any, result_type: Any) -> Any:
+        """A cheap step that reads the DKG: local beside the workflow, unless the DKG is
+        owned by a tools worker (the choice comes from the run's recorded runtime config,
+        so a replay makes the same one)."""
+        if self._tool_queue is None:
+            return await self._local(name, arg, result_type)
+        return await workflow.execute_activity(
+            name, arg, result_type=result_type, task_queue=self._tool_queue,
             start_to_close_timeout=LOCAL_TIMEOUT, retry_policy=RETRY,
         )  # fmt: skip
 
@@ -221,7 +235,7 @@ class ResearchRunner:
                     config.search_results_per_question, self._search,
                 )  # fmt: skip
             self._ws.errors.append("research plan: no valid plan from the model, rules plan used")
-        return await self._local(
+        return await self._with_dkg(
             "plan_research",
             PlanArgs(
                 query=request.query, domainTags=request.domainTags, memory=self._memory,
@@ -249,6 +263,7 @@ class ResearchRunner:
                     seenPassages=seen, synthesisMaxLength=self._config.synthesis_max_length,
                 ),
                 result_type=GatherResult,
+                task_queue=self._tool_queue,
                 start_to_close_timeout=GATHER_TIMEOUT,
                 heartbeat_timeout=GATHER_HEARTBEAT,
                 retry_policy=RETRY,

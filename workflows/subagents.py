@@ -84,9 +84,11 @@ class SubagentRunner:
         model: str,
         request: MiningRequest,
         memory: dict[str, str],
+        tool_queue: str | None = None,
         budgets: bool = False,
     ) -> None:
         self._ws = ws
+        self._tool_queue = tool_queue  # where the DKG / search tools run (None: this queue)
         # Runs recorded before budgets existed replay without the guard.
         self._budgets = budgets
         self._began = workflow.now()
@@ -114,7 +116,7 @@ class SubagentRunner:
     ) -> SubagentOutcome:
         agent = create_temporal_deep_agent(
             model=self._model,
-            tools=activity_tools(tools),
+            tools=activity_tools(tools, self._tool_queue),
             system_prompt=prompt,
             middleware=[TodoListMiddleware()],
             subagents=subagents or [],
@@ -216,7 +218,7 @@ class SubagentRunner:
 
     async def enrichment(self, statements: list[dict[str, Any]]) -> SubagentOutcome:
         req = self._request
-        resolver_tools = activity_tools(["dkg_find_related_assets", "dkg_sparql"])
+        resolver_tools = activity_tools(["dkg_find_related_assets", "dkg_sparql"], self._tool_queue)
         out = await self._run(
             "enrichment",
             prompts.ENRICHMENT,

@@ -1,0 +1,29 @@
+"""The workspace reports the run's Temporal history size, as the server counts it."""
+
+from __future__ import annotations
+
+from kminer.config import Settings
+from kminer.runs import start_run
+from kminer.stack import Stack
+from tests.test_review import wait_for_review
+from workflows.contracts import MiningRequest
+from workflows.mining import MiningWorkflow
+
+
+async def test_the_workspace_reports_history_events_and_bytes(
+    stack: Stack, settings: Settings
+) -> None:
+    request = MiningRequest(
+        query="Which suppliers of lithium carry geopolitical risk?",
+        domainTags=["supply_chain"],
+    )
+    handle = await start_run(stack.client, settings.task_queue, request)
+    waiting = await wait_for_review(handle)
+    events = (await handle.fetch_history()).events
+    # As of the last workflow task: only that task's own commands come after it.
+    assert 0 <= len(events) - waiting.historyEvents <= 10, (len(events), waiting.historyEvents)
+    stored = sum(e.ByteSize() for e in events)
+    assert 0.8 * stored <= waiting.historyBytes <= stored, (stored, waiting.historyBytes)
+    await handle.cancel()
+    again = await handle.query(MiningWorkflow.workspace)
+    assert again.historyEvents >= waiting.historyEvents
