@@ -352,6 +352,31 @@ def _from_nouns(sent: SentenceView, out: list[Relation]) -> None:
                     _emit(out, sent, holders, rule[0], rule[1], c, (False, False), tok.text)
 
 
+OWNER_PRONOUNS = frozenset({"its", "their"})
+NOMINAL_DEPS = frozenset({"dobj", "pobj", "nsubj", "nsubjpass", "attr", "appos", "compound"})
+
+
+def _own_sites(sent: SentenceView, out: list[Relation]) -> None:
+    """'Liontown supplies concentrate from its Kathleen Valley mine': an organisation
+    operates the site it calls its own."""
+    for tok in sent.sent:
+        if tok.pos_ not in ("NOUN", "PROPN"):
+            continue
+        if not any(c.dep_ == "poss" and c.lower_ in OWNER_PRONOUNS for c in tok.children):
+            continue
+        sites = [m for m in sent.entities_at(tok) if m.family == "place"]
+        verb = tok.head
+        # The clause's verb ("concentrate" mis-tagged a verb in an object's place is not).
+        while verb.head is not verb and (
+            verb.pos_ not in ("VERB", "AUX") or verb.dep_ in NOMINAL_DEPS
+        ):
+            verb = verb.head
+        found = [m for h in _subjects(sent, verb) for m in sent.entities_at(h)]
+        owners = [m for m in found or sent.antecedent(tok) if m.family == "organization"]
+        out.extend(Relation(o, "operatesIn", site, cue=f"its {tok.text}")
+                   for o in owners for site in sites)  # fmt: skip
+
+
 def relations_in(
     sent: Any, mentions: list[Mention], before: list[Mention] | None = None
 ) -> list[Relation]:
@@ -365,6 +390,7 @@ def relations_in(
         if tok.pos_ == "VERB" or (tok.pos_ == "AUX" and tok.dep_ == "ROOT"):
             _from_verb(state, tok, out)
     _from_nouns(state, out)
+    _own_sites(state, out)
     unique: dict[tuple[str, str, str], Relation] = {}
     for r in out:
         unique.setdefault((r.subject.name, r.predicate, r.object.name), r)

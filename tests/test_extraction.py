@@ -245,3 +245,10 @@ def test_a_trial_tested_a_drug_in_a_condition() -> None:
 def test_no_untyped_fallback_beside_a_typed_object() -> None:
     out = triples(read("China raised Rosatom tariffs on imported lithium-ion batteries."))
     assert not any(p == "relatedTo" for _, p, _ in out)
+
+
+def test_an_organisation_operates_the_site_it_calls_its_own() -> None:
+    out = triples(read("Rio Tinto ships concentrate to Tesla from its new Kathleen Valley mine."))
+    assert ("Rio Tinto", "operatesIn", "Kathleen Valley") in out
+    said = triples(read("Rio Tinto said its shares rose in Germany."))
+    assert not any(p == "operatesIn" for _, p, _ in said)
