@@ -171,8 +171,8 @@ VERB_RULES: list[tuple[frozenset[str], frozenset[str], str, bool, frozenset[str]
 NOUN_RULES: dict[tuple[str, str], tuple[str, bool]] = {
     **{(n, "to"): ("supplies", False) for n in ("supplier", "seller", "vendor")},
     **{(n, "of"): ("produces", False) for n in (
-        "producer", "maker", "manufacturer", "miner", "refiner",
-        "processor", "publisher", "author", "compiler", "maintainer", "curator")},
+        "producer", "maker", "manufacturer", "miner", "refiner", "purifier", "smelter",
+        "grower", "processor", "publisher", "author", "compiler", "maintainer", "curator")},
     **{(n, "of"): ("supplies", True) for n in ("customer", "buyer", "client", "offtaker")},
     **{(n, "of"): ("subsidiaryOf", False) for n in (
         "subsidiary", "unit", "division", "arm", "affiliate")},

@@ -344,6 +344,11 @@ def _from_nouns(sent: SentenceView, out: list[Relation]) -> None:
             continue
         for predicate, swap, obj_tok in _nominal_objects(sent, tok, ""):
             _emit(out, sent, holders, predicate, swap, obj_tok, (False, False), tok.text)
+        # "Cryon, a neon purifier": an agent noun's compound names what it makes.
+        if NOUN_RULES.get((_lemma(tok), "of")) == ("produces", False):
+            for c in tok.children:
+                if c.dep_ == "compound" and c.i not in sent.owner and c.pos_ == "NOUN":
+                    _emit(out, sent, holders, "produces", False, c, (False, False), tok.text)
         # "Uranium One Group, a Rosatom subsidiary": the compound names the other end.
         rule = NOUN_RULES.get((_lemma(tok), "of"))
         if rule is not None and tok.dep_ == "appos":
@@ -372,7 +377,9 @@ def _own_sites(sent: SentenceView, out: list[Relation]) -> None:
         ):
             verb = verb.head
         found = [m for h in _subjects(sent, verb) for m in sent.entities_at(h)]
-        owners = [m for m in found or sent.antecedent(tok) if m.family == "organization"]
+        owners = [m for m in found if m.family == "organization"] or [
+            m for m in sent.antecedent(tok) if m.family == "organization"
+        ]
         out.extend(Relation(o, "operatesIn", site, cue=f"its {tok.text}")
                    for o in owners for site in sites)  # fmt: skip
 

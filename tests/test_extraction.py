@@ -252,3 +252,11 @@ def test_an_organisation_operates_the_site_it_calls_its_own() -> None:
     assert ("Rio Tinto", "operatesIn", "Kathleen Valley") in out
     said = triples(read("Rio Tinto said its shares rose in Germany."))
     assert not any(p == "operatesIn" for _, p, _ in said)
+
+
+def test_an_agent_noun_names_what_its_holder_makes() -> None:
+    out = triples(read("Tesla, a lithium refiner based in Texas, supplies CATL."))
+    assert ("Tesla", "produces", "lithium") in out
+    assert not any(
+        p == "produces" for _, p, _ in triples(read("Tesla, a lithium buyer, pays CATL."))
+    )
