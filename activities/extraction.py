@@ -103,7 +103,7 @@ def read_statements(
     """Statements a text makes about entities, each with its sentence and provenance."""
     text = _described(doc) if doc.subject else doc.text
     parsed = parse(text)
-    mentions = mentions_in(parsed, gazetteer, resolver)
+    mentions = mentions_in(parsed, gazetteer, resolver, doc.names)
     offset = doc.start if doc.start is not None and not doc.subject else None
     out: list[Statement] = []
     seen: set[tuple[str, str, str, bool]] = set()

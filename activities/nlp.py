@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -197,8 +198,32 @@ def _proper_chunks(doc: Any) -> list[tuple[int, int, str]]:
     return spans
 
 
-def mentions_in(doc: Any, gazetteer: Gazetteer, resolver: Resolver) -> list[Mention]:
-    """Entity mentions of a parsed text, in text order, never overlapping."""
+def _context_names(names: Sequence[str], resolver: Resolver) -> list[Mention]:
+    """Full names used elsewhere in the text's document, as targets for short forms only
+    (never mentions themselves): a DKG asset when one has the name, else typed by its own
+    words; a name whose words say nothing of what it is gives no target."""
+    out = []
+    for name in names:
+        if len(name.split()) < 2:
+            continue
+        known = resolver.resolve(name)
+        if known is not None:
+            label, ual, typ = known
+            out.append(Mention(name, label, -1, -1, type_family(typ), typ, ual, "context"))
+            continue
+        # Untyped ("concept") names still serve short forms that NER typed itself.
+        family, typ = infer_type(name, "")
+        out.append(Mention(name, name, -1, -1, family, typ, None, "context"))
+    return out
+
+
+def mentions_in(
+    doc: Any, gazetteer: Gazetteer, resolver: Resolver, document_names: Sequence[str] = ()
+) -> list[Mention]:
+    """Entity mentions of a parsed text, in text order, never overlapping.
+
+    `document_names`: full names the rest of the document uses, so that "Huarun" in this
+    passage is the "Changzhou Huarun Biochemical" another passage introduced."""
     text = doc.text
     found: list[Mention] = [
         Mention(
@@ -245,8 +270,9 @@ def mentions_in(doc: Any, gazetteer: Gazetteer, resolver: Resolver) -> list[Ment
         found.append(mention)
         taken.append((start, end))
     found.sort(key=lambda m: m.start)
-    found = short_forms(found)
-    return _bare_short_forms(doc, found)
+    context = _context_names(document_names, resolver)
+    found = short_forms(found, context)
+    return _bare_short_forms(doc, found, context)
 
 
 def _names_more(
@@ -267,12 +293,17 @@ def _names_more(
     return bool(extra) and all(w[:1].isupper() and "'" not in w for w in extra)
 
 
-def _bare_short_forms(doc: Any, found: list[Mention]) -> list[Mention]:
+def _bare_short_forms(
+    doc: Any, found: list[Mention], context: Sequence[Mention] = ()
+) -> list[Mention]:
     """A lone capitalised word that is part of a longer unresolved name of the text
-    ("Meridian" for "Meridian Sterile Products"), where the NER saw nothing."""
+    ("Meridian" for "Meridian Sterile Products"), where the NER saw nothing; names of the
+    rest of the document (`context`) count after the text's own."""
     names = {
-        word: m for m in found if m.ual is None and len(m.name.split()) > 1
-        for word in m.name.split() if word[:1].isupper() and len(word) > 2
+        word: m for m in [*[c for c in context if c.family != "concept"], *found]
+        if len(m.name.split()) > 1 and (m.ual is None or m.origin == "context")
+        for word in (m.text if m.origin == "context" else m.name).split()
+        if word[:1].isupper() and len(word) > 2
     }  # fmt: skip
     taken = [(m.start, m.end) for m in found]
     extra = []
@@ -283,7 +314,7 @@ def _bare_short_forms(doc: Any, found: list[Mention]) -> list[Mention]:
         start, end = tok.idx, tok.idx + len(tok)
         if any(s < end and start < e for s, e in taken):
             continue
-        extra.append(replace(full, text=tok.text, start=start, end=end))
+        extra.append(replace(full, text=tok.text, start=start, end=end, origin="ner"))
     return sorted([*found, *extra], key=lambda m: m.start)
 
 
@@ -292,14 +323,14 @@ def _contains(words: list[str], part: list[str]) -> bool:
     return any(words[i : i + n] == part for i in range(len(words) - n + 1))
 
 
-def short_forms(found: list[Mention]) -> list[Mention]:
+def short_forms(found: list[Mention], context: Sequence[Mention] = ()) -> list[Mention]:
     """Within one text, "Cryon" after "Cryon Gas Technologies" is that company.
 
     An unresolved name whose words occur in a longer name of the same text ("Cryon",
     "Huarun" for "Changzhou Huarun Biochemical") is read as that name, type and DKG
     asset included: the way articles shorten names after first use.
     """
-    longer = [m for m in found if len(m.name.split()) > 1]
+    longer = [m for m in [*found, *context] if len(m.name.split()) > 1]
     out = []
     for m in found:
         words = normalise_name(m.name).split()
@@ -307,8 +338,9 @@ def short_forms(found: list[Mention]) -> list[Mention]:
             for full in longer:
                 full_words = normalise_name(full.name).split()
                 if len(full_words) > len(words) and _contains(full_words, words):
-                    m = replace(m, name=full.name, family=full.family, type=full.type,
-                                ual=full.ual)  # fmt: skip
+                    typed = full.family != "concept"  # else keep what NER said of m
+                    m = replace(m, name=full.name, family=full.family if typed else m.family,
+                                type=full.type if typed else m.type, ual=full.ual)  # fmt: skip
                     break
         out.append(m)
     return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any, Protocol
 
 from temporalio import activity
@@ -25,6 +26,30 @@ W_LEXICAL_RANK = 0.4
 W_SEMANTIC = 0.6
 
 
+# A run of two to five capitalised words, joined by spaces (line breaks of wrapped text
+# included), '&', 'of' or 'de': a full name. A leading article is not part of it.
+_PROPER_RUN = re.compile(r"\b[A-Z][\w'’&-]*(?:\s+(?:&\s+|of\s+|de\s+)?[A-Z][\w'’&-]*){1,4}")
+_ARTICLE = re.compile(r"^(?:The|A|An)\s+")
+_AND_BEFORE = re.compile(r"[A-Z][\w'’-]*\s+and\s+$")
+MAX_DOCUMENT_NAMES = 24
+
+
+def document_names(text: str) -> list[str]:
+    """The multi-word proper names of a document, in order of first use, so a passage
+    that says only "Huarun" can be read as the "Changzhou Huarun Biochemical" the
+    document introduced in another passage."""
+    # A heading is written in title case: its words are not names.
+    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    found: dict[str, None] = {}
+    for match in _PROPER_RUN.finditer(body):
+        if _AND_BEFORE.search(body, 0, match.start()):
+            continue  # "Drug Administration" of "Food and Drug Administration": a tail
+        name = " ".join(_ARTICLE.sub("", match.group(0)).split())
+        if len(name.split()) > 1:
+            found.setdefault(name, None)
+    return list(found)[:MAX_DOCUMENT_NAMES]
+
+
 class CorpusSearch:
     """Passages of the local corpus (shipped demo plus added documents), no key, no network."""
 
@@ -33,6 +58,13 @@ class CorpusSearch:
     def __init__(self, index: Any, embedder: Any = None) -> None:
         self._index = index
         self._embedder = embedder
+        self._names: dict[tuple[int, str], list[str]] = {}
+
+    def _document_names(self, document_id: int, url: str) -> list[str]:
+        key = (document_id, url)
+        if key not in self._names:
+            self._names[key] = document_names(self._index.document_text(document_id) or "")
+        return self._names[key]
 
     def _ranked(self, query: str, max_results: int) -> list[Any]:
         pool = self._index.search(query, max_results=max_results * CANDIDATE_POOL)
@@ -61,6 +93,7 @@ class CorpusSearch:
                 "end": hit.end,
                 "documentId": hit.documentId,
                 "tier": hit.tier,
+                "names": self._document_names(hit.documentId, hit.url),
             }
             for hit in self._ranked(query, max_results)
         ]

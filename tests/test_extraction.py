@@ -7,6 +7,7 @@ import pytest
 from activities.extraction import read_statements
 from activities.extraction_patterns import find_mentions, predicate_for
 from activities.nlp import Resolver, infer_type, mentions_in, parse
+from activities.search import document_names
 from workflows.tool_contracts import SourceDocument, Statement
 
 U = "did:dkg:otp:20430/0xcdb/"
@@ -260,3 +261,20 @@ def test_an_agent_noun_names_what_its_holder_makes() -> None:
     assert not any(
         p == "produces" for _, p, _ in triples(read("Tesla, a lithium buyer, pays CATL."))
     )
+
+
+def test_a_short_form_is_the_full_name_another_passage_introduced() -> None:
+    passage = "Meridian, which fills heparin in Ohio, buys its crude heparin from Tesla."
+    alone = triples(read(passage))
+    assert ("Tesla", "supplies", "Meridian Sterile Products") not in alone
+    named = triples(read(passage, names=["Meridian Sterile Products", "Great Lakes Health"]))
+    assert ("Tesla", "supplies", "Meridian Sterile Products") in named
+
+
+def test_document_names_are_multiword_runs_of_the_body() -> None:
+    text = (
+        "# Heparin Supply Tightens\n"
+        "The U.S. Food and Drug Administration said Changzhou Huarun\n"
+        "Biochemical cut deliveries. A Meridian Sterile Products plant waits."
+    )
+    assert document_names(text) == ["Changzhou Huarun Biochemical", "Meridian Sterile Products"]

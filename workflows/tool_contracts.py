@@ -93,6 +93,11 @@ class SourceDocument(BaseModel):
     subject: str | None = Field(
         default=None, description="The entity a DKG description is about (its label)"
     )
+    names: list[str] = Field(
+        default_factory=list,
+        max_length=40,
+        description="Full names the whole document uses, for short forms in this passage",
+    )
 
 
 class ExtractArgs(BaseModel):

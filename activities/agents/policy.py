@@ -61,7 +61,7 @@ def _final(summary: str, **extra: Any) -> str:
 
 
 PASSAGE_FIELDS = {"title": "title", "published": "published", "passageId": "passageId",
-                  "start": "start", "tier": "tier"}  # fmt: skip
+                  "start": "start", "tier": "tier", "names": "names"}  # fmt: skip
 
 
 def _documents(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
