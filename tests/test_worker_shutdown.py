@@ -91,7 +91,8 @@ async def test_sigterm_lets_the_running_activity_finish(
             described = await handle.describe()
             for pending in described.raw_description.pending_activities:
                 started = pending.state == PendingActivityState.PENDING_ACTIVITY_STATE_STARTED
-                searching = pending.activity_type.name == "web_search"
+                # The search runs in web_search, or inside research_gather with a plan.
+                searching = pending.activity_type.name in ("web_search", "research_gather")
                 if (
                     started
                     and searching
