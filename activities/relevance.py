@@ -136,7 +136,7 @@ def semantic(cosine: float, model: str) -> float:
 
 
 def anchor(
-    question_entities: set[str], ends: set[str], sentence: str, source: str = ""
+    question_entities: set[str], ends: set[str], sentence: str, source: str
 ) -> float | None:
     """1 / 0.5 / 0.25 / 0 as documented; None when the question names no entity.
 

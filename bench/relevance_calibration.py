@@ -80,7 +80,8 @@ def collect(name: str) -> list[Row]:
                 )  # fmt: skip
                 ends = {st.subjectUal, st.objectUal} - {None}
                 ends |= {normalise_name(st.subject), normalise_name(st.object)}
-                anchored = R.anchor(asked, ends, st.sentence)  # type: ignore[arg-type]
+                source = R.passage_text(doc.title, doc.text)
+                anchored = R.anchor(asked, ends, st.sentence, source)  # type: ignore[arg-type]
                 features = {
                     "sentence": max(float(v[1] @ v[0]), float(v[2] @ v[0])),
                     "passage": float(v[3] @ v[0]),

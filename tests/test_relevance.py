@@ -58,10 +58,10 @@ def test_semantic_scale_is_per_model_and_clamped() -> None:
 
 def test_anchor() -> None:
     asked = {"did:dkg:x/1", "tesla"}
-    assert R.anchor(set(), {"x"}, "s") is None
-    assert R.anchor(asked, {"did:dkg:x/1"}, "s") == 1.0
-    assert R.anchor(asked, {"other"}, "Ganfeng supplies Tesla.") == 0.5
-    assert R.anchor(asked, {"other"}, "Ganfeng supplies Teslas.") == 0.0
+    assert R.anchor(set(), {"x"}, "s", "s") is None
+    assert R.anchor(asked, {"did:dkg:x/1"}, "s", "s") == 1.0
+    assert R.anchor(asked, {"other"}, "Ganfeng supplies Tesla.", "") == 0.5
+    assert R.anchor(asked, {"other"}, "Ganfeng supplies Teslas.", "") == 0.0
     source = "Tesla buys cells. Ganfeng supplies it."
     assert R.anchor(asked, {"other"}, "Ganfeng supplies it.", source) == R.SOURCE_ANCHOR
     assert R.anchor(asked, {"other"}, "Ganfeng supplies it.", "Ganfeng supplies it.") == 0.0
@@ -131,6 +131,21 @@ def test_an_off_topic_source_scores_zero_whatever_its_sentence() -> None:
     # Weights that give sources no say never gate.
     no_source = R.Weights(0.5, 0.0, 0.5, 0.0, 0.0)
     assert R.source_topic(R.Signals(FULL, NONE, 1.0, 0.0, FULL), MODEL, no_source) == 1.0
+
+
+def test_the_source_floor_uses_the_model_s_scale_and_the_given_weights() -> None:
+    openai = "openai:text-embedding-3-small"
+    # A source cosine of 0.3: 0.2 on MiniLM's scale (below the floor), 0.3 on OpenAI's.
+    w = R.Weights(sentence=0.5, source=0.5, lexical=0.0, source_lexical=0.0, relation=0.0)
+    signals = R.Signals(FULL, 0.3, 0.0, 0.0, None)
+    assert R.source_topic(signals, openai, w) == pytest.approx(0.3)
+    assert R.relevance(signals, MODEL, w) == 0.0
+    assert R.relevance(signals, openai, w) > 0.0
+    # Weights that judge the source by its words alone let a wordy source through.
+    wordy = R.Signals(FULL, NONE, 0.0, 0.5, None)
+    assert R.relevance(wordy, MODEL) == 0.0
+    by_words = R.Weights(sentence=0.5, source=0.0, lexical=0.0, source_lexical=0.5, relation=0.0)
+    assert R.relevance(wordy, MODEL, by_words) == 0.75
 
 
 def test_passage_text_puts_the_title_first() -> None:
