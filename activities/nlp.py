@@ -127,6 +127,20 @@ class Resolver:
         return self._by_name.get(key) if key else None
 
 
+class ResolverCache:
+    """One `Resolver` per gazetteer state: the gazetteer only changes when assets are
+    published, so the map is rebuilt then and reused in between."""
+
+    def __init__(self) -> None:
+        self._cached: tuple[int, Resolver] | None = None
+
+    def __call__(self, gazetteer: Gazetteer) -> Resolver:
+        key = hash(tuple(gazetteer[:50])) ^ len(gazetteer)
+        if self._cached is None or self._cached[0] != key:
+            self._cached = (key, Resolver(gazetteer))
+        return self._cached[1]
+
+
 def _clean(text: str) -> str:
     text = _TRAILING.sub("", text.strip())
     return _LEADING.sub("", text).strip()

@@ -21,7 +21,7 @@ from typing import Any
 
 from temporalio import activity
 
-from activities.nlp import Resolver, mentions_in, parse
+from activities.nlp import Resolver, ResolverCache, mentions_in, parse
 from workflows.research_contracts import (
     NodeType,
     PlanArgs,
@@ -185,13 +185,7 @@ def decompose(
 class ResearchPlanActivities:
     def __init__(self, dkg: Any) -> None:
         self._dkg = dkg
-        self._resolver: tuple[int, Resolver] | None = None
-
-    def _resolver_for(self, gazetteer: list[tuple[str, str, str]]) -> Resolver:
-        key = hash(tuple(gazetteer[:50])) ^ len(gazetteer)
-        if self._resolver is None or self._resolver[0] != key:
-            self._resolver = (key, Resolver(gazetteer))
-        return self._resolver[1]
+        self._resolver_for = ResolverCache()
 
     def plan(self, args: PlanArgs) -> PlanResult:
         gazetteer = self._dkg.gazetteer()

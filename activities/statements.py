@@ -18,7 +18,7 @@ from activities.common import Auditor, cap_results
 from activities.embeddings import Embedder
 from activities.extraction import read_statements
 from activities.extraction_patterns import Gazetteer
-from activities.nlp import Resolver, mentions_in, parse
+from activities.nlp import Resolver, ResolverCache, mentions_in, parse
 from activities.relevance import (
     RELEVANCE_FLOOR,
     Signals,
@@ -91,14 +91,7 @@ class StatementActivities:
         self._dkg = dkg
         self._embedder = embedder
         self._audit = auditor
-        self._resolver: tuple[int, Resolver] | None = None
-
-    def _resolver_for(self, gazetteer: list[tuple[str, str, str]]) -> Resolver:
-        # The gazetteer only changes when assets are published; rebuild the map then.
-        key = hash(tuple(gazetteer[:50])) ^ len(gazetteer)
-        if self._resolver is None or self._resolver[0] != key:
-            self._resolver = (key, Resolver(gazetteer))
-        return self._resolver[1]
+        self._resolver_for = ResolverCache()
 
     def extract(self, args: ExtractArgs) -> tuple[list[Statement], int, float | None]:
         """(relevant statements best first, how many fell below the floor, best relevance)."""
