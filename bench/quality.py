@@ -36,6 +36,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 warnings.filterwarnings("ignore")
 
+from bench.labeled_sets import make_pdfs, name_resolver, seeded_dkg  # noqa: E402
 from bench.quality_labels import QUALITY_DIR, Question, claim_view, load  # noqa: E402
 from bench.results_file import read_results, write_results  # noqa: E402
 
@@ -47,30 +48,6 @@ TARGETS = {
     "new_entity_recall": (">=", 0.5),
     "no_evidence_publications": ("<=", 0),
 }
-
-
-def make_pdfs(folder: Path, out: Path) -> list[Path]:
-    """Copy a held-out folder, turning each `*.pdf.txt` into a real PDF (first line title)."""
-    from fpdf import FPDF
-
-    out.mkdir(parents=True, exist_ok=True)
-    files = []
-    for path in sorted(folder.iterdir()):
-        if path.name.endswith(".pdf.txt"):
-            lines = path.read_text(encoding="utf-8").splitlines()
-            pdf = FPDF()
-            pdf.set_title(lines[0].strip())
-            pdf.add_page()
-            pdf.set_font("Helvetica", size=11)
-            body = "\n".join(lines).encode("latin-1", "replace").decode("latin-1")
-            pdf.multi_cell(0, 6, body)
-            target = out / path.name.removesuffix(".txt")
-            pdf.output(str(target))
-        else:
-            target = out / path.name
-            target.write_bytes(path.read_bytes())
-        files.append(target)
-    return files
 
 
 async def run_questions(data_dir: Path, questions: list[Question]) -> dict[str, dict[str, Any]]:
@@ -95,19 +72,6 @@ async def run_questions(data_dir: Path, questions: list[Question]) -> dict[str, 
                 "seconds": round(time.monotonic() - started, 2),
             }
     return out
-
-
-def _resolver(data_dir: Path) -> Any:
-    from storage.dkg_index import normalise_name
-    from storage.dkg_store import SEED_DIR, EmbeddedDkg
-
-    dkg = EmbeddedDkg(None)
-    dkg.ensure_seeded(SEED_DIR)
-    by_name: dict[str, set[str]] = {}
-    for label, ual, _ in dkg.gazetteer():
-        by_name.setdefault(normalise_name(label), set()).add(ual)
-    dkg.close()
-    return lambda name: by_name.get(normalise_name(name), set())
 
 
 def score(questions: list[Question], runs: dict[str, dict[str, Any]], show: bool) -> dict[str, Any]:
@@ -202,7 +166,9 @@ def verdict(name: str, value: float) -> str:
 def run_set(name: str, show: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix=f"kminer-quality-{name}-") as tmp:
         data_dir = Path(tmp) / "data"
-        header, questions = load(name, _resolver(data_dir))
+        dkg, gazetteer = seeded_dkg()
+        dkg.close()
+        header, questions = load(name, name_resolver(gazetteer))
         if header.get("corpus") == "heldout":
             docs = make_pdfs(QUALITY_DIR / "heldout" / "docs", Path(tmp) / "docs")
             kminer = Path(sys.executable).parent / "kminer"

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import sys
-import tempfile
 import warnings
 from collections import Counter
 from pathlib import Path
@@ -37,12 +36,11 @@ from activities.nlp import Resolver  # noqa: E402
 from activities.relevance import RELEVANCE_FLOOR  # noqa: E402
 from activities.search import CorpusSearch  # noqa: E402
 from activities.statements import question_entities, score_relevance  # noqa: E402
-from bench.quality import make_pdfs, score  # noqa: E402
-from bench.quality_labels import QUALITY_DIR, claim_view, load  # noqa: E402
+from bench.labeled_sets import open_set  # noqa: E402
+from bench.quality import score  # noqa: E402
+from bench.quality_labels import claim_view  # noqa: E402
 from storage.corpus_index import CorpusIndex, _hit  # noqa: E402
 from storage.corpus_models import _HIT_COLUMNS  # noqa: E402
-from storage.dkg_index import normalise_name  # noqa: E402
-from storage.dkg_store import SEED_DIR, EmbeddedDkg  # noqa: E402
 from workflows.tool_contracts import ProposeArgs, SourceDocument, Statement  # noqa: E402
 
 SEARCH_RESULTS = 12  # what the rules policy asks for at maxIterations 4
@@ -65,17 +63,7 @@ def all_passages(index: CorpusIndex) -> list[dict[str, Any]]:
 
 
 def run(name: str, show: bool) -> tuple[Counter[str], dict[str, Any]]:
-    dkg = EmbeddedDkg(None)
-    dkg.ensure_seeded(SEED_DIR)
-    gazetteer = dkg.gazetteer()
-    by_name: dict[str, set[str]] = {}
-    for label, ual, _ in gazetteer:
-        by_name.setdefault(normalise_name(label), set()).add(ual)
-    header, questions = load(name, lambda n: by_name.get(normalise_name(n), set()))
-    tmp = Path(tempfile.mkdtemp(prefix="kminer-funnel-"))
-    index = CorpusIndex(tmp / "corpus.db", Path("storage/corpus"))
-    if header.get("corpus") == "heldout":
-        index.add(make_pdfs(QUALITY_DIR / "heldout" / "docs", tmp / "docs"))
+    dkg, gazetteer, questions, index = open_set(name)
     embedder = shared_minilm()
     search = CorpusSearch(index, embedder)
     resolver, entities = Resolver(gazetteer), EntityResolver(gazetteer, {})
@@ -125,9 +113,7 @@ def run(name: str, show: bool) -> tuple[Counter[str], dict[str, Any]]:
                 stage = "ok"
             lost[stage] += 1
             if show and stage != "ok":
-                best = [
-                    s.relevance for s in found if fact.matches(_view(s, entities))
-                ]
+                best = [s.relevance for s in found if fact.matches(_view(s, entities))]
                 print(
                     f"   lost at {stage:11} {fact.subject.names[0]} {sorted(fact.predicates)} "
                     f"{fact.object.names[0]}" + (f"  (rel {max(best):.2f})" if best else "")
@@ -147,8 +133,14 @@ def main() -> int:
         label = "found" if stage == "ok" else f"lost: not {stage}"
         print(f"  {label:26} {lost[stage]:4}  {lost[stage] / max(1, total):.0%}")
     print("figures of the proposed claims (no validation, no publishing):")
-    for key in ("precision", "recall", "off_topic_rate", "related_to_share", "new_entity_recall",
-                "claims"):
+    for key in (
+        "precision",
+        "recall",
+        "off_topic_rate",
+        "related_to_share",
+        "new_entity_recall",
+        "claims",
+    ):
         print(f"  {key:26} {figures[key]}")
     return 0
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import sys
-import tempfile
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -30,11 +29,8 @@ from activities.extraction import read_statements  # noqa: E402
 from activities.nlp import Resolver  # noqa: E402
 from activities.search import CorpusSearch  # noqa: E402
 from activities.statements import question_entities  # noqa: E402
-from bench.quality import make_pdfs  # noqa: E402
-from bench.quality_labels import QUALITY_DIR, load  # noqa: E402
-from storage.corpus_index import CorpusIndex  # noqa: E402
+from bench.labeled_sets import open_set  # noqa: E402
 from storage.dkg_index import normalise_name  # noqa: E402
-from storage.dkg_store import SEED_DIR, EmbeddedDkg  # noqa: E402
 from workflows.predicates import ASKS, sentence_for  # noqa: E402
 from workflows.tool_contracts import SourceDocument  # noqa: E402
 
@@ -45,18 +41,8 @@ Row = tuple[str, int, dict[str, float]]
 
 def collect(name: str) -> list[Row]:
     """(question id, label, features) for every statement discovery would read."""
-    dkg = EmbeddedDkg(None)
-    dkg.ensure_seeded(SEED_DIR)
-    gazetteer = dkg.gazetteer()
-    by_name: dict[str, set[str]] = {}
-    for label, ual, _ in gazetteer:
-        by_name.setdefault(normalise_name(label), set()).add(ual)
-    header, questions = load(name, lambda n: by_name.get(normalise_name(n), set()))
+    dkg, gazetteer, questions, index = open_set(name)
     embedder = shared_minilm()
-    tmp = Path(tempfile.mkdtemp())
-    index = CorpusIndex(tmp / "c.db", Path("storage/corpus"))
-    if header.get("corpus") == "heldout":
-        index.add(make_pdfs(QUALITY_DIR / "heldout" / "docs", tmp / "docs"))
     search = CorpusSearch(index, embedder)
     resolver, entities = Resolver(gazetteer), EntityResolver(gazetteer, {})
     rows: list[Row] = []
