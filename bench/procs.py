@@ -25,8 +25,9 @@ def fresh_settings(root: Path, name: str, address: str) -> Settings:
     return replace(own, temporal_address=address, task_queue=f"bench-{name}")
 
 
-def start_worker(settings: Settings, log: Path) -> subprocess.Popen:
-    """`kminer worker` for this data dir, queue and server (no model or search keys)."""
+def start_worker(settings: Settings, log: Path, role: str = "all") -> subprocess.Popen:
+    """`kminer worker --role ROLE` for this data dir, queues and server (no model or search
+    keys); with `settings.tool_task_queue` the DKG tools go to that queue."""
     env = {
         k: v
         for k, v in os.environ.items()
@@ -37,8 +38,10 @@ def start_worker(settings: Settings, log: Path) -> subprocess.Popen:
         "KM_TASK_QUEUE": settings.task_queue,
         "TEMPORAL_ADDRESS": settings.temporal_address or "",
     }
+    if settings.tool_task_queue:
+        env["KM_TOOL_TASK_QUEUE"] = settings.tool_task_queue
     return subprocess.Popen(
-        [sys.executable, "-m", "kminer.cli", "worker"],
+        [sys.executable, "-m", "kminer.cli", "worker", "--role", role],
         env=env,
         stdout=log.open("ab"),
         stderr=subprocess.STDOUT,
