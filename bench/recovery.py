@@ -1,12 +1,14 @@
 """Recovery: the worker SIGKILLed at seeded points spread over a run, then restarted.
 
-    .venv/bin/python bench/recovery.py [--kills 10] [--seed 12] [--quick] [--no-record]
+    .venv/bin/python bench/recovery.py [--kills 10] [--seed 12] [--parallel 2] [--quick]
+                                       [--no-record]
 
 One uninterrupted run (rules policy, review "auto", offline, a worker subprocess on
 the embedded dev server) gives the run's history length and its audited tool calls.
 Then `--kills` runs of the same question, each in a fresh data dir with its own worker:
 when the run's history reaches a point drawn with random.Random(seed) from the whole
-run, the worker is SIGKILLed and a new one started at once. Per kill:
+run, the worker is SIGKILLed and a new one started at once (`--parallel` killed runs go
+at once, each with its own worker, to keep `make bench` short). Per kill:
 
 - time to resume: from the SIGKILL to the first workflow or activity task the new
   worker starts (server event time; includes the new worker's boot);
@@ -143,13 +145,15 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             length = base["history_length"]
             rng = random.Random(args.seed)
             points = sorted(rng.sample(range(3, length - 3), args.kills))
-            kills = []
-            for i, point in enumerate(points):
+            gate = asyncio.Semaphore(args.parallel)
+
+            async def one(i: int, point: int) -> dict[str, Any]:
                 own = fresh_settings(root, f"k{i}", server.address)
-                run = await mine(client, own, root / f"k{i}.log", point)
+                async with gate:
+                    run = await mine(client, own, root / f"k{i}.log", point)
                 result = run["result"]
-                records, assets = publish_ledger(own, result.runId)
-                audit = audited_tools(own, result.runId)
+                records, assets = await asyncio.to_thread(publish_ledger, own, result.runId)
+                audit = await asyncio.to_thread(audited_tools, own, result.runId)
                 published = len(result.publishedAssets)
                 retried_types = set(run["retries"])
                 extra_calls = sum(
@@ -173,19 +177,22 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                     "completed": result.phase == Phase.COMPLETED,
                     "same_candidates": candidate_ids(result) == candidate_ids(base_result),
                 }
-                kills.append(kill)
                 print(
-                    f"kill {i + 1}/{len(points)} at event {kill['killed_at_event']}/{length}: "
+                    f"kill at event {kill['killed_at_event']}/{length} (point {point}): "
                     f"resumed in {kill['resume_s']} s, re-executed {kill['reexecuted']}, "
                     f"duplicates {kill['duplicates']}, same candidates {kill['same_candidates']}",
                     flush=True,
                 )
+                return kill
+
+            kills = await asyncio.gather(*(one(i, p) for i, p in enumerate(points)))
         finally:
             server.stop()
     resumes = [k["resume_s"] for k in kills if k["resume_s"] is not None]
     return {
         "measured": date.today().isoformat(),
         "seed": args.seed,
+        "parallel": args.parallel,
         "kills": len(kills),
         "history_length": length,
         "uninterrupted_run_s": round(base["seconds"], 2),
@@ -204,6 +211,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument(
+        "--parallel", type=int, default=2, help="killed runs at once (each its own worker)"
+    )
     parser.add_argument("--quick", action="store_true", help="3 kills")
     parser.add_argument("--no-record", action="store_true", help="do not write results.json")
     args = parser.parse_args()
