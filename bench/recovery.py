@@ -144,7 +144,8 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             base_audit = audited_tools(base_settings, base_result.runId)
             length = base["history_length"]
             rng = random.Random(args.seed)
-            points = sorted(rng.sample(range(3, length - 3), args.kills))
+            # Not within the closing 10 events, where a run may end between two looks.
+            points = sorted(rng.sample(range(3, length - 10), args.kills))
             gate = asyncio.Semaphore(args.parallel)
 
             async def one(i: int, point: int) -> dict[str, Any]:

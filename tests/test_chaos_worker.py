@@ -38,6 +38,7 @@ KILLS_PER_RUN = 2  # 5 runs x 2 kills = 10 kills
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 TAGS = ["supply_chain", "general_risk"]
 RUN_TIMEOUT = 150.0
+TAIL = 10  # events at the end of a run where no kill is planned
 
 
 @dataclass
@@ -138,16 +139,25 @@ async def test_runs_with_a_worker_killed_at_random_points_match_an_uninterrupted
     assert base_records == published_ids(base.result)
 
     rng = random.Random(SEED)
-    # From the first workflow task to a few events before the end.
-    plans = [sorted(rng.sample(range(3, length - 3), KILLS_PER_RUN)) for _ in range(CHAOS_RUNS)]
+    # From the first workflow task to the last publications; not within the closing
+    # TAIL events, where a run may complete between two looks at its history.
+    plans = [
+        sorted(rng.sample(range(3, length - TAIL), KILLS_PER_RUN)) for _ in range(CHAOS_RUNS)
+    ]
+    # Every run finishes (and stops its worker) before any failure is raised.
     outcomes = await asyncio.gather(
         *(
             mine(client, run_settings(settings, tmp_path, f"c{i}"), tmp_path / f"c{i}.log", plan)
             for i, plan in enumerate(plans)
-        )
+        ),
+        return_exceptions=True,
     )
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException):
+            raise outcome
 
     for plan, outcome in zip(plans, outcomes, strict=True):
+        assert isinstance(outcome, Outcome)
         where = f"seed {SEED}: kills at {plan} of {length} events, made at {outcome.kills_at}"
         assert len(outcome.kills_at) == KILLS_PER_RUN, where
         assert outcome.result.phase == Phase.COMPLETED, where
