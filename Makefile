@@ -38,11 +38,18 @@ test: install
 lint: install
 	$(BIN)/ruff check .
 
+# `make bench QUICK=1`: fewer concurrency levels and kills (throughput, recovery).
+BENCH_FLAGS := $(if $(QUICK),--quick,)
+
 bench: install
 	$(BIN)/python bench/dkg.py
 	$(BIN)/python bench/api.py
 	$(BIN)/python bench/memory.py
 	$(BIN)/python bench/history.py
+	$(BIN)/python bench/overhead.py
+	$(BIN)/python bench/throughput.py $(BENCH_FLAGS)
+	$(BIN)/python bench/recovery.py $(BENCH_FLAGS)
+	$(BIN)/python bench/report.py
 
 quality: install
 	$(BIN)/python bench/quality.py

@@ -1,0 +1,102 @@
+"""Worker subprocesses and per-run data dirs for the benchmarks that kill or scale workers."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from sqlmodel import Session, select
+
+from kminer.config import Settings, load_settings
+from storage.db import make_engine
+from storage.dkg_store import EmbeddedDkg
+from storage.tables import AuditEvent, PublishRecord
+
+
+def fresh_settings(root: Path, name: str, address: str) -> Settings:
+    """A data dir (SQLite, DKG, memory) and a task queue of its own."""
+    own = load_settings(root / name)
+    own.data_dir.mkdir(parents=True, exist_ok=True)
+    return replace(own, temporal_address=address, task_queue=f"bench-{name}")
+
+
+def start_worker(settings: Settings, log: Path, role: str = "all") -> subprocess.Popen:
+    """`kminer worker --role ROLE` for this data dir, queues and server (no model or search
+    keys); with `settings.tool_task_queue` the DKG tools go to that queue."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("OPENAI_API_KEY", "TAVILY_API_KEY", "DATABASE_URL")
+    }
+    env |= {
+        "KM_DATA_DIR": str(settings.data_dir),
+        "KM_TASK_QUEUE": settings.task_queue,
+        "TEMPORAL_ADDRESS": settings.temporal_address or "",
+    }
+    if settings.tool_task_queue:
+        env["KM_TOOL_TASK_QUEUE"] = settings.tool_task_queue
+    return subprocess.Popen(
+        [sys.executable, "-m", "kminer.cli", "worker", "--role", role],
+        env=env,
+        stdout=log.open("ab"),
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def wait_polling(log: Path, times: int = 1, timeout: float = 120.0) -> None:
+    """Until the log shows the `times`-th "polling" line (a worker ready)."""
+    deadline = time.monotonic() + timeout
+    while log.read_bytes().count(b" polling ") < times:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no worker ready in {timeout} s: {log}")
+        time.sleep(0.05)
+
+
+def stop(proc: subprocess.Popen | None) -> None:
+    """SIGTERM by PID, SIGKILL if it does not end in 20 s."""
+    if proc is not None and proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+def publish_ledger(settings: Settings, run_id: str) -> tuple[list[str], int]:
+    """The run's PublishRecord candidate ids and the number of assets in the DKG.
+
+    Open it only when no worker holds the data dir's DKG."""
+    engine = make_engine(settings.database_url)
+    try:
+        with Session(engine) as session:
+            rows = session.exec(select(PublishRecord).where(PublishRecord.run_id == run_id)).all()
+    finally:
+        engine.dispose()
+    dkg = EmbeddedDkg(settings.dkg_dir)
+    try:
+        graphs = dkg.query("SELECT (COUNT(DISTINCT ?g) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }").rows
+    finally:
+        dkg.close()
+    return sorted(r.candidate_id for r in rows), int(graphs[0]["n"])
+
+
+def audited_tools(settings: Settings, run_id: str) -> dict[str, int]:
+    """Tool calls the worker side audited for the run (one row per executed attempt)."""
+    engine = make_engine(settings.database_url)
+    try:
+        with Session(engine) as session:
+            trail = session.exec(select(AuditEvent).where(AuditEvent.run_id == run_id)).all()
+    finally:
+        engine.dispose()
+    counts: dict[str, int] = {}
+    for event in trail:
+        if event.kind == "tool":
+            counts[event.tool] = counts.get(event.tool, 0) + 1
+    return counts

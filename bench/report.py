@@ -1,0 +1,202 @@
+"""docs/benchmarks.md and its plot from bench/results.json (run after the benchmarks).
+
+    .venv/bin/python bench/report.py
+
+Writes the table of issue 12's figures with their targets, the machine they were
+measured on, and docs/benchmarks.png (throughput and p50/p95 run latency against the
+number of concurrent runs, from bench/throughput.py). It also sets the top-level keys
+`history_bytes` and `actions_per_run` of results.json from bench/history.py's section
+(maxIterations 10, the condition of the history target).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.results_file import read_results, write_results  # noqa: E402
+
+DOC = ROOT / "docs" / "benchmarks.md"
+PLOT = ROOT / "docs" / "benchmarks.png"
+
+
+def machine() -> str:
+    mem_kb = 0
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("MemTotal:"):
+            mem_kb = int(line.split()[1])
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    temporal = ROOT / ".venv" / "bin" / "temporal"
+    try:
+        version = subprocess.run(
+            [str(temporal), "--version"], capture_output=True, text=True, timeout=20
+        ).stdout.strip()
+    except OSError:
+        version = "unknown"
+    return (
+        f"{os.cpu_count()} CPUs ({cpu}), {mem_kb / 1024 / 1024:.1f} GiB memory, "
+        f"{platform.system()} {platform.release()}, Python {platform.python_version()}, "
+        f"{version or 'temporal (version unknown)'} (dev server, SQLite persistence)"
+    )
+
+
+def verdict(value: Any, ok: bool) -> str:
+    return "—" if value is None else ("PASS" if ok else "FAIL")
+
+
+def rows(r: dict[str, Any]) -> list[tuple[str, Any, str, str]]:
+    hist = r.get("history", {})
+    over = r.get("overhead", {})
+    thr = r.get("throughput", {})
+    rec = r.get("recovery", {})
+
+    def le(key: str, target: float) -> tuple[Any, str]:
+        value = r.get(key)
+        return value, verdict(value, value is not None and value <= target)
+
+    out = []
+    for key, target, text in (
+        ("overhead_ratio", 1.2, "≤ 1.2"),
+        ("p95_50_runs_s", 10.0, "≤ 10 s"),
+        ("duplicate_publishes", 0, "0"),
+        ("reexecuted_per_kill", 1, "≤ 1"),
+        ("errors", 0, "0"),
+        ("history_bytes", 999_999, "< 1 MB (maxIterations 10)"),
+    ):
+        value, v = le(key, target)
+        out.append((key, value, text, v))
+    ratio = r.get("throughput_ratio")
+    out.append(("throughput_ratio", ratio, "≥ 0.9", verdict(ratio, (ratio or 0) >= 0.9)))
+    acts = hist.get("activities_per_run")
+    out.append(("activities per run (worker-dispatched)", acts, "≤ 15",
+                verdict(acts, acts is not None and acts <= 15)))  # fmt: skip
+    out.append(("actions_per_run (maxIterations 10)", r.get("actions_per_run"), "—", "—"))
+    if over:
+        out.append(("run through Temporal / direct (s)",
+                    f"{over['temporal_s']} / {over['direct_s']}", "—", "—"))  # fmt: skip
+        out.append(("history at maxIterations 4: events, bytes, actions",
+                    f"{over['history_events']}, {over['history_bytes']:,}, "
+                    f"{over['actions_per_run']}", "—", "—"))  # fmt: skip
+    if thr:
+        one, two, ceil = thr["one_worker"], thr["two_workers"], thr["ceiling"]
+        n = thr["concurrent_runs"]
+        for label, fig in (("1 worker", one), ("2 workers", two)):
+            shown = f"{fig['runs_per_min']}, {fig['p50_s']} s, {fig['p95_s']} s"
+            out.append((f"{n} runs, {label}: runs/min, p50, p95", shown, "—", "—"))
+        out.append((f"{n} trivial 3-activity runs (ceiling): runs/min, activities/s",
+                    f"{ceil['runs_per_min']}, {ceil['activities_per_s']}", "—", "—"))  # fmt: skip
+        out.append(("runs_ratio (runs/min vs the ceiling's)", thr.get("runs_ratio"), "—", "—"))
+    if rec:
+        out.append(("recovery: kills, resume p50 / max",
+                    f"{rec['kills']}, {rec['resume_p50_s']} s / {rec['resume_max_s']} s",
+                    "—", "—"))  # fmt: skip
+        out.append(("recovery: completed / same candidates as uninterrupted",
+                    f"{rec['completed']} / {rec['same_candidates']} of {rec['kills']}",
+                    "all", verdict(rec["kills"], rec["completed"] == rec["same_candidates"]
+                                   == rec["kills"])))  # fmt: skip
+    return out
+
+
+def plot(thr: dict[str, Any]) -> bool:
+    if not thr.get("sweep"):
+        return False
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sweep = thr["sweep"]
+    n = [s["runs"] for s in sweep]
+    fig, left = plt.subplots(figsize=(7, 4.2), dpi=120)
+    left.plot(n, [s["runs_per_min"] for s in sweep], "o-", color="tab:blue", label="runs/min")
+    left.set_xlabel("concurrent mining runs (1 worker process)")
+    left.set_ylabel("completed runs per minute", color="tab:blue")
+    right = left.twinx()
+    right.plot(n, [s["p50_s"] for s in sweep], "s--", color="tab:orange", label="p50 latency")
+    right.plot(n, [s["p95_s"] for s in sweep], "^--", color="tab:red", label="p95 latency")
+    right.set_ylabel("run latency (s)")
+    lines = left.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0]
+    labels = left.get_legend_handles_labels()[1] + right.get_legend_handles_labels()[1]
+    left.legend(lines, labels, loc="upper left")
+    left.set_title("Knowledge Miner: throughput and latency vs concurrency")
+    left.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(PLOT)
+    plt.close(fig)
+    return True
+
+
+def main() -> int:
+    results = read_results()
+    hist = results.get("history", {})
+    for key in ("history_bytes", "actions_per_run"):
+        if key in hist:
+            results[key] = hist[key]
+    write_results(results)
+    has_plot = plot(results.get("throughput", {}))
+    dated = sorted(
+        {v["measured"] for v in results.values() if isinstance(v, dict) and "measured" in v}
+    )
+    lines = [
+        "# Benchmarks",
+        "",
+        "Written by `bench/report.py` from `bench/results.json` (`make bench` runs every",
+        "benchmark, then this). All on the embedded stack: Temporal dev server (SQLite),",
+        "rules policy, review `auto`, offline. Each benchmark's docstring says how it measures.",
+        "",
+        f"Machine: {machine()}.",
+        "",
+        "**Measured while other work ran** (another developer's full test suite on the same",
+        "2 cores): the timings are noisy and pessimistic; the counts (activities, events,",
+        "bytes, duplicates, re-executions) are not affected.",
+        "",
+        f"Measured on: {', '.join(dated)}.",
+        "",
+        "| figure | measured | target | |",
+        "|---|---|---|---|",
+    ]
+    for name, value, target, v in rows(results):
+        shown = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else value
+        lines.append(f"| {name} | {'—' if value is None else shown} | {target} | {v} |")
+    lines += [
+        "",
+        "Definitions: `overhead_ratio` is a run through Temporal over the same recorded",
+        "activity calls run directly in one process (the workflow's own code, the agent graph",
+        "stepping, is charged to Temporal; the direct path runs sequentially what the",
+        "workflow runs in parallel). `throughput_ratio` is the worker-dispatched activities",
+        "per second of 50 concurrent mining runs on one worker process over those of 50",
+        "trivial 3-activity workflows on the same server; `runs_ratio` compares runs per",
+        "minute instead. `reexecuted_per_kill`: activity tasks completed on attempt > 1 plus",
+        "audited tool calls beyond an uninterrupted run's, per SIGKILL of the worker.",
+        "Time to resume includes the new worker process's start (about 5 s here).",
+        "",
+    ]
+    if has_plot:
+        lines += ["![throughput and latency vs concurrency](benchmarks.png)", ""]
+        lines += ["| concurrent runs | runs/min | p50 (s) | p95 (s) | errors |"]
+        lines += ["|---|---|---|---|---|"]
+        for s in results["throughput"]["sweep"]:
+            cells = (s["runs"], s["runs_per_min"], s["p50_s"], s["p95_s"], s["errors"])
+            lines.append("| " + " | ".join(str(c) for c in cells) + " |")
+        lines.append("")
+    DOC.write_text("\n".join(lines))
+    print(f"wrote {DOC.relative_to(ROOT)}" + (f" and {PLOT.relative_to(ROOT)}" if has_plot else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,220 @@
+"""Throughput: concurrent mining runs against the ceiling of the same dev server.
+
+    .venv/bin/python bench/throughput.py [--levels 1,5,10,25,50] [--quick] [--no-record]
+
+All on one embedded dev server (SQLite), rules policy, review "auto", offline:
+
+- latency against concurrency: for each level N, N runs of the question started at
+  once on one worker process (`kminer worker`, a fresh data dir per level so no run
+  reuses another level's research cache or publications); completed runs per minute
+  (completed / wall time from the first start to the last result), p50/p95 run latency
+  (start to result of each run), errors (runs that failed or did not complete);
+- 50 runs with 2 worker processes (the documented scale-out: `--role all` owning the DKG
+  and its tool queue, plus `--role workflows`);
+- the ceiling: 50 runs at once of a trivial workflow of 3 no-op activities on the same
+  server (in-process worker).
+
+`throughput_ratio` compares server work: worker-dispatched activities completed per
+second by 50 mining runs on one worker process, over the same rate of the 50 trivial
+runs (runs per minute alone would compare a run of ~20 activities with one of 3; that
+ratio is recorded too, as `runs_ratio`). Figures go to bench/results.json under
+`throughput`, with `throughput_ratio`, `errors` and `p95_50_runs_s` at the top; targets
+are issue 12's (≥ 0.9 of the ceiling with 0 errors, p95 ≤ 10 s at 50 runs on one
+worker process). A benchmark: it always exits 0 and says PASS/FAIL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from temporalio.client import Client, WorkflowHandle  # noqa: E402
+from temporalio.worker import Worker  # noqa: E402
+
+from bench.ceiling import STEPS, TrivialWorkflow, noop  # noqa: E402
+from bench.history import measure_run  # noqa: E402
+from bench.procs import fresh_settings, start_worker, stop, wait_polling  # noqa: E402
+from bench.results_file import record  # noqa: E402
+from kminer.devserver import DevServer  # noqa: E402
+from kminer.runs import start_run  # noqa: E402
+from kminer.worker import connect  # noqa: E402
+from workflows.contracts import MiningRequest, Phase  # noqa: E402
+
+QUESTION = "Which suppliers of lithium carry geopolitical risk?"
+TAGS = ["supply_chain", "general_risk"]
+RATIO_TARGET = 0.9
+P95_TARGET_S = 10.0
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
+
+
+async def batch(
+    n: int, start: Callable[[], Awaitable[WorkflowHandle]], done: Callable[[Any], bool]
+) -> dict[str, Any]:
+    """n runs started at once; latency of each from its start to its result."""
+
+    async def one() -> tuple[float | None, WorkflowHandle | None]:
+        began = time.perf_counter()
+        try:
+            handle = await start()
+            result = await asyncio.wait_for(handle.result(), 900)
+        except Exception as exc:  # noqa: BLE001 (an error is a figure here)
+            print(f"  run failed: {exc!r}", flush=True)
+            return None, None
+        return (time.perf_counter() - began if done(result) else None), handle
+
+    began = time.perf_counter()
+    outcomes = await asyncio.gather(*(one() for _ in range(n)))
+    wall = time.perf_counter() - began
+    latencies = [s for s, _ in outcomes if s is not None]
+    handles = [h for s, h in outcomes if s is not None and h is not None]
+    return {
+        "runs": n,
+        "completed": len(latencies),
+        "errors": n - len(latencies),
+        "wall_s": round(wall, 2),
+        "runs_per_min": round(len(latencies) / wall * 60, 1),
+        "p50_s": round(statistics.median(latencies), 2) if latencies else None,
+        "p95_s": round(percentile(latencies, 0.95), 2) if latencies else None,
+        "first": handles[0] if handles else None,
+    }
+
+
+async def mining(root: Path, address: str, name: str, n: int, workers: int) -> dict[str, Any]:
+    settings = fresh_settings(root, name, address)
+    if workers > 1:
+        settings = replace(settings, tool_task_queue=f"{settings.task_queue}-tools")
+    logs = [root / f"{name}-{i}.log" for i in range(workers)]
+    procs = [start_worker(settings, logs[0], "all")]
+    procs += [start_worker(settings, log, "workflows") for log in logs[1:]]
+    try:
+        for log in logs:
+            await asyncio.to_thread(wait_polling, log, 1)
+        client = await connect(settings, address)
+
+        def go() -> Awaitable[WorkflowHandle]:
+            request = MiningRequest(query=QUESTION, domainTags=TAGS, review="auto")
+            return start_run(client, settings.task_queue, request)
+
+        figures = await batch(n, go, lambda r: r.phase == Phase.COMPLETED)
+        first = figures.pop("first")
+        history = await measure_run(first) if first else {"activities": 0, "local_activities": 0}
+    finally:
+        for proc in procs:
+            await asyncio.to_thread(stop, proc)
+    figures |= {
+        "workers": workers,
+        "activities_per_run": history["activities"],
+        "local_activities_per_run": history["local_activities"],
+    }
+    figures["activities_per_s"] = round(
+        figures["completed"] * figures["activities_per_run"] / figures["wall_s"], 1
+    )
+    print(
+        f"{n:3} runs, {workers} worker process(es): {figures['runs_per_min']} runs/min, "
+        f"p50 {figures['p50_s']} s, p95 {figures['p95_s']} s, errors {figures['errors']}, "
+        f"{figures['activities_per_s']} activities/s",
+        flush=True,
+    )
+    return figures
+
+
+async def ceiling(address: str, n: int) -> dict[str, Any]:
+    client = await Client.connect(address)
+    queue = f"bench-trivial-{uuid.uuid4().hex[:6]}"
+    async with Worker(client, task_queue=queue, workflows=[TrivialWorkflow], activities=[noop]):
+
+        def go() -> Awaitable[WorkflowHandle]:
+            return client.start_workflow(
+                TrivialWorkflow.run, id=f"trivial-{uuid.uuid4().hex}", task_queue=queue
+            )
+
+        figures = await batch(n, go, lambda r: r == sum(range(STEPS)))
+    figures.pop("first")
+    figures["activities_per_run"] = STEPS
+    figures["activities_per_s"] = round(figures["completed"] * STEPS / figures["wall_s"], 1)
+    print(
+        f"{n:3} trivial runs (ceiling): {figures['runs_per_min']} runs/min, "
+        f"p50 {figures['p50_s']} s, p95 {figures['p95_s']} s, "
+        f"{figures['activities_per_s']} activities/s",
+        flush=True,
+    )
+    return figures
+
+
+async def measure(args: argparse.Namespace) -> dict[str, Any]:
+    levels = [int(x) for x in args.levels.split(",")]
+    top = max(levels)
+    with tempfile.TemporaryDirectory(prefix="kminer-bench-throughput-") as tmp:
+        root = Path(tmp)
+        server = DevServer(db_file=root / "temporal.db", log_file=root / "temporal.log").start()
+        try:
+            sweep = [await mining(root, server.address, f"c{n}", n, 1) for n in levels]
+            two = await mining(root, server.address, f"two{top}", top, 2)
+            trivial = await ceiling(server.address, top)
+        finally:
+            server.stop()
+    one = sweep[levels.index(top)]
+    return {
+        "measured": date.today().isoformat(),
+        "concurrent_runs": top,
+        "one_worker": one,
+        "two_workers": two,
+        "ceiling": trivial,
+        "sweep": sweep,
+        "throughput_ratio": round(one["activities_per_s"] / trivial["activities_per_s"], 3),
+        "runs_ratio": round(one["runs_per_min"] / trivial["runs_per_min"], 3),
+        "errors": sum(s["errors"] for s in sweep) + two["errors"],
+        "p95_50_runs_s": one["p95_s"],
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--levels", default="1,5,10,25,50")
+    parser.add_argument("--quick", action="store_true", help="levels 1,10,50")
+    parser.add_argument("--no-record", action="store_true", help="do not write results.json")
+    args = parser.parse_args()
+    if args.quick:
+        args.levels = "1,10,50"
+    figures = asyncio.run(measure(args))
+    one, two, top = figures["one_worker"], figures["two_workers"], figures["concurrent_runs"]
+    print(
+        f"{top} concurrent runs: 1 worker {one['runs_per_min']} runs/min "
+        f"(p50 {one['p50_s']} s, p95 {one['p95_s']} s), 2 workers {two['runs_per_min']} runs/min "
+        f"(p50 {two['p50_s']} s, p95 {two['p95_s']} s); ceiling "
+        f"{figures['ceiling']['runs_per_min']} trivial runs/min; runs_ratio {figures['runs_ratio']}"
+    )
+    for name, ok, shown in (
+        ("throughput_ratio", figures["throughput_ratio"] >= RATIO_TARGET,
+         f"{figures['throughput_ratio']} (target >= {RATIO_TARGET})"),
+        ("errors", figures["errors"] == 0, f"{figures['errors']} (target 0)"),
+        ("p95_50_runs_s", (figures["p95_50_runs_s"] or 1e9) <= P95_TARGET_S,
+         f"{figures['p95_50_runs_s']} (target <= {P95_TARGET_S})"),
+    ):  # fmt: skip
+        print(f"{'PASS' if ok else 'FAIL'}: {name} {shown}")
+    if not args.no_record:
+        record("throughput", figures)
+        for key in ("throughput_ratio", "errors", "p95_50_runs_s"):
+            record(key, figures[key])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
