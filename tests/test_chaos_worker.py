@@ -16,19 +16,15 @@ import asyncio
 import os
 import random
 import signal
-import subprocess
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from sqlmodel import Session, select
 from temporalio.client import Client
 
+from bench.procs import publish_ledger, stop
 from kminer.config import Settings, load_settings
 from kminer.runs import start_run
 from kminer.worker import connect
-from storage.db import make_engine
-from storage.dkg_store import EmbeddedDkg
-from storage.tables import PublishRecord
 from tests.test_durability import start_worker
 from workflows.contracts import KnowledgeMinerResponse, MiningRequest, Phase
 
@@ -56,19 +52,7 @@ def run_settings(base: Settings, root: Path, name: str) -> Settings:
     return replace(own, temporal_address=base.temporal_address, task_queue=queue)
 
 
-def stop(proc: subprocess.Popen | None) -> None:
-    if proc is not None and proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-
-
-async def mine(
-    client: Client, settings: Settings, log: Path, kill_points: list[int]
-) -> Outcome:
+async def mine(client: Client, settings: Settings, log: Path, kill_points: list[int]) -> Outcome:
     """One run; SIGKILL its worker when the history reaches each of `kill_points`."""
     worker = start_worker(settings, log)
     kills_at: list[int] = []
@@ -100,24 +84,6 @@ async def mine(
     return Outcome(result, settings, kills_at)
 
 
-def ledger(settings: Settings, run_id: str) -> tuple[list[str], int]:
-    """The run's PublishRecord candidate ids, and how many assets the DKG holds."""
-    engine = make_engine(settings.database_url)
-    try:
-        with Session(engine) as session:
-            rows = session.exec(select(PublishRecord).where(PublishRecord.run_id == run_id)).all()
-    finally:
-        engine.dispose()
-    dkg = EmbeddedDkg(settings.dkg_dir)
-    try:
-        graphs = dkg.query(
-            "SELECT (COUNT(DISTINCT ?g) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"
-        ).rows
-    finally:
-        dkg.close()
-    return sorted(r.candidate_id for r in rows), int(graphs[0]["n"])
-
-
 def candidate_ids(result: KnowledgeMinerResponse) -> list[str]:
     return sorted(c["candidateId"] for c in result.candidateAssets)
 
@@ -135,15 +101,13 @@ async def test_runs_with_a_worker_killed_at_random_points_match_an_uninterrupted
     assert base.result.phase == Phase.COMPLETED
     assert base.result.publishedAssets, "auto review publishes the accepted candidates"
     length = (await client.get_workflow_handle(base.result.runId).describe()).history_length
-    base_records, base_assets = ledger(base.settings, base.result.runId)
+    base_records, base_assets = publish_ledger(base.settings, base.result.runId)
     assert base_records == published_ids(base.result)
 
     rng = random.Random(SEED)
     # From the first workflow task to the last publications; not within the closing
     # TAIL events, where a run may complete between two looks at its history.
-    plans = [
-        sorted(rng.sample(range(3, length - TAIL), KILLS_PER_RUN)) for _ in range(CHAOS_RUNS)
-    ]
+    plans = [sorted(rng.sample(range(3, length - TAIL), KILLS_PER_RUN)) for _ in range(CHAOS_RUNS)]
     # Every run finishes (and stops its worker) before any failure is raised.
     outcomes = await asyncio.gather(
         *(
@@ -163,7 +127,7 @@ async def test_runs_with_a_worker_killed_at_random_points_match_an_uninterrupted
         assert outcome.result.phase == Phase.COMPLETED, where
         assert candidate_ids(outcome.result) == candidate_ids(base.result), where
         assert published_ids(outcome.result) == published_ids(base.result), where
-        records, assets = ledger(outcome.settings, outcome.result.runId)
+        records, assets = publish_ledger(outcome.settings, outcome.result.runId)
         # One PublishRecord per published candidate, and no asset minted twice.
         assert records == published_ids(outcome.result), where
         assert assets == base_assets, where
