@@ -1,12 +1,15 @@
 """How relevant a statement is to the user's question (pure: no I/O, clock or randomness).
 
-    base      = W_SENTENCE        * semantic(max(cos(question, sentence), cos(question, claim)))
-              + W_SOURCE          * semantic(cos(question, source title + passage))
-              + W_LEXICAL         * lexical(question, sentence + title)
-              + W_SOURCE_LEXICAL  * lexical(question, source title + passage)
-              + W_RELATION        * semantic(cos(question, what the claim's relation is about))
-    relevance = (1 - W_ANCHOR) * base + W_ANCHOR * anchor    when the question names entities
+    base      = w.sentence        * semantic(max(cos(question, sentence), cos(question, claim)))
+              + w.source          * semantic(cos(question, source title + passage))
+              + w.lexical         * lexical(question, sentence + title)
+              + w.source_lexical  * lexical(question, source title + passage)
+              + w.relation        * semantic(cos(question, what the claim's relation is about))
+    relevance = (1 - w.anchor) * base + w.anchor * anchor    when the question names entities
                 base                                          otherwise             in [0, 1]
+
+with w = `WEIGHTS` (sentence 0, source 0.4, lexical 0, source_lexical 0.2, relation 0.4,
+anchor 0.2).
 
 semantic(c)
     the embedding cosine rescaled to [0, 1] between the model's `low` (what unrelated
@@ -62,7 +65,6 @@ class Weights:
 
 
 WEIGHTS = Weights()
-W_ANCHOR = WEIGHTS.anchor
 RELEVANCE_FLOOR = 0.375
 # A source scoring below this on its own terms (`source_topic`) is off-topic: nothing it
 # states is relevant, however its sentences sound.

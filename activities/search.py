@@ -58,10 +58,12 @@ class CorpusSearch:
     def __init__(self, index: Any, embedder: Any = None) -> None:
         self._index = index
         self._embedder = embedder
-        self._names: dict[tuple[int, str], list[str]] = {}
+        self._names: dict[str, list[str]] = {}
 
-    def _document_names(self, document_id: int, url: str) -> list[str]:
-        key = (document_id, url)
+    def _document_names(self, document_id: int, passage_id: str) -> list[str]:
+        # A passage id starts with its document's content hash: a re-indexed, changed
+        # document gets a new key, so its names are never stale.
+        key = passage_id.split(":", 1)[0]
         if key not in self._names:
             self._names[key] = document_names(self._index.document_text(document_id) or "")
         return self._names[key]
@@ -93,7 +95,7 @@ class CorpusSearch:
                 "end": hit.end,
                 "documentId": hit.documentId,
                 "tier": hit.tier,
-                "names": self._document_names(hit.documentId, hit.url),
+                "names": self._document_names(hit.documentId, hit.passageId),
             }
             for hit in self._ranked(query, max_results)
         ]
