@@ -115,11 +115,8 @@ async def _alive(workers: list[Any], health_file: Path | None) -> None:
 async def cmd_api(args: argparse.Namespace, settings: Settings) -> int:
     """The API alone: runs through Temporal, memory and audit in the database, DKG reads
     from a node (DKG_NODE_URL) or from snapshots of the store the tools worker owns."""
-    import uvicorn
-
-    from api.app import create_app
     from api.auth import load_secret
-    from kminer.stack import EmbeddedApiServer
+    from kminer.stack import make_api_server
     from kminer.worker import Services, connect
     from storage.db import make_engine
     from storage.dkg_factory import DkgSnapshotReader, open_dkg
@@ -138,18 +135,7 @@ async def cmd_api(args: argparse.Namespace, settings: Settings) -> int:
     services = Services(dkg=dkg, engine=engine, search=None)
     try:
         client = await connect(settings, address)
-        app = create_app(
-            client,
-            settings.task_queue,
-            services,
-            settings.max_body_bytes,
-            secret,
-            settings.runs_per_minute,
-        )
-        config = uvicorn.Config(
-            app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=3
-        )
-        server = EmbeddedApiServer(config)
+        server = make_api_server(client, settings, services, secret, args.host, args.port)
         serving = asyncio.create_task(server.serve())
         while not server.started:
             if serving.done():  # could not bind, or failed at startup

@@ -34,6 +34,29 @@ class EmbeddedApiServer(uvicorn.Server):
         yield
 
 
+def make_api_server(
+    client: Client, settings: Settings, services: Services, secret: Any, host: str, port: int
+) -> EmbeddedApiServer:
+    """The FastAPI app over this client and services, in a uvicorn server on host:port."""
+    app = create_app(
+        client,
+        settings.task_queue,
+        services,
+        settings.max_body_bytes,
+        secret,
+        settings.runs_per_minute,
+    )
+    # MCP clients hold streams open (/mcp); a stop must not wait on them.
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=GRACEFUL_STOP_SECONDS,
+    )
+    return EmbeddedApiServer(config)
+
+
 @dataclass
 class Stack:
     client: Client
@@ -111,23 +134,7 @@ async def embedded_stack(
             try:
                 if port is not None:
                     secret = load_secret(settings.data_dir)
-                    app = create_app(
-                        client,
-                        settings.task_queue,
-                        services,
-                        settings.max_body_bytes,
-                        secret,
-                        settings.runs_per_minute,
-                    )
-                    # MCP clients hold streams open (/mcp); a stop must not wait on them.
-                    config = uvicorn.Config(
-                        app,
-                        host=LOOPBACK,
-                        port=port,
-                        log_level="warning",
-                        timeout_graceful_shutdown=GRACEFUL_STOP_SECONDS,
-                    )
-                    api_server = EmbeddedApiServer(config)
+                    api_server = make_api_server(client, settings, services, secret, LOOPBACK, port)
                     api_task = asyncio.create_task(api_server.serve())
                     await api_listening(api_task, port)
                 yield Stack(client, services, address, api_url)
