@@ -24,6 +24,7 @@ from typing import Any
 
 from activities.extraction_patterns import Gazetteer, predicate_for
 from activities.nlp import Mention, Resolver, mentions_in, parse
+from activities.relation_lexicon import GOVERNMENT_REFS
 from activities.relations import Relation, relations_in
 from workflows.predicates import canonical, kinds_allow
 from workflows.tool_contracts import SourceDocument, Statement
@@ -102,22 +103,27 @@ def read_statements(
 ) -> list[Statement]:
     """Statements a text makes about entities, each with its sentence and provenance."""
     text = _described(doc) if doc.subject else doc.text
-    parsed = parse(text)
+    # The sentences before the passage are parsed with it, so "the outbreak" and "it" can
+    # point back to them; only the passage's own sentences yield statements.
+    lead_in = f"{doc.context}\n\n" if doc.context and not doc.subject else ""
+    full = lead_in + text
+    parsed = parse(full)
     mentions = mentions_in(parsed, gazetteer, resolver, doc.names)
     offset = doc.start if doc.start is not None and not doc.subject else None
     out: list[Statement] = []
     seen: set[tuple[str, str, str, bool]] = set()
     for sent in parsed.sents:
-        inside = [m for m in mentions if m.start >= sent.start_char and m.end <= sent.end_char]
-        if len(inside) < 1:
+        if sent.start_char < len(lead_in):
             continue
+        inside = [m for m in mentions if m.start >= sent.start_char and m.end <= sent.end_char]
         before = [m for m in mentions if m.end <= sent.start_char]
+        if not inside and not (before and _refers_to_a_country(sent)):
+            continue  # nothing named here ("the government" names the country said before)
         relations = relations_in(sent, inside, before)
         relations += _fallback(sent, inside, relations)
-        sentence = text[sent.start_char : sent.end_char].strip()
-        lead = len(text[sent.start_char : sent.end_char]) - len(
-            text[sent.start_char : sent.end_char].lstrip()
-        )
+        raw = full[sent.start_char : sent.end_char]
+        sentence = raw.strip()
+        at = sent.start_char - len(lead_in) + len(raw) - len(raw.lstrip())
         for rel in relations:
             predicate, subj, obj = _canonical(rel)
             if not kinds_allow(predicate, subj.family, obj.family):
@@ -126,7 +132,7 @@ def read_statements(
             if key in seen or len(out) >= MAX_STATEMENTS_PER_TEXT:
                 continue
             seen.add(key)
-            start = offset + sent.start_char + lead if offset is not None else None
+            start = offset + at if offset is not None else None
             out.append(
                 Statement(
                     subject=subj.name,
@@ -150,6 +156,10 @@ def read_statements(
                 )
             )
     return out
+
+
+def _refers_to_a_country(sent: Any) -> bool:
+    return any(t.lemma_.lower() in GOVERNMENT_REFS and t.pos_ == "NOUN" for t in sent)
 
 
 def _canonical(rel: Relation) -> tuple[str, Mention, Mention]:

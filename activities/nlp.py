@@ -41,7 +41,8 @@ NER_TYPES = {
 # Words that make a capitalised name an organisation whatever spaCy said.
 ORG_WORDS = frozenset(
     """agency airlines alliance association authority bank biotech board bureau capital
-    chemical chemicals co commission committee company consortium corp corporation council
+    chemical chemicals co commission committee company consortium cooperative cooperativa
+    coop corp corporation council
     department energy enterprises foundation fund group holdings inc industries institute
     international laboratories labs limited llc logistics ltd materials metals minerals
     mining ministry motors network office organisation organization partners pharma

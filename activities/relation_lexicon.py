@@ -117,7 +117,7 @@ VERB_RULES: list[tuple[frozenset[str], frozenset[str], str, bool, frozenset[str]
         ANY,
     ),
     (
-        frozenset("regulate tax cancel revoke".split()),
+        frozenset("regulate tax".split()),
         frozenset({"dobj"}),
         "regulates",
         False,
@@ -246,8 +246,19 @@ EVENT_NOUNS = frozenset(
     regulations strategy decision decree measure measures quota quotas embargo nationalisation
     nationalization expropriation royalty royalties tax taxes drought droughts flood floods
     strike strikes war conflict crisis shortage shortages outage outages dispute disputes
-    protest protests election listing moratorium""".split()
+    protest protests election listing moratorium outbreak outbreaks attack attacks diversion
+    diversions disruption disruptions licensing frost suspension revocation cancellation
+    storm storms fire fires""".split()
 )
+# Event nouns that name one kind of measure: "the controls" may refer back to "export
+# licensing for gallium" or "a ban on ore exports" said earlier.
+RESTRICTION_NOUNS = frozenset(
+    "ban restriction control curb embargo quota moratorium licensing sanction".split()
+)
+# "the government", "the authorities": the country the text is talking about.
+GOVERNMENT_REFS = frozenset({"government", "authorities", "state"})
+# Determiners that make a bare noun point back to something already said.
+DEFINITE_DETS = frozenset({"the", "this", "these", "those"})
 CONTRACT_NOUNS = frozenset({"contract", "tender", "order", "deal", "award", "concession"})
 
 

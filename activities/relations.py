@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from activities.event_clauses import NOMINALS, deprivations, harmed_by_clause, object_phrase
 from activities.nlp import Mention
 from activities.relation_lexicon import (
     COMPOUND_OVERRIDES,
@@ -43,7 +44,7 @@ from activities.relation_lexicon import (
     VERB_PREPS_ON_OBJECT,
     VERB_RULES,
 )
-from activities.sentence_view import SentenceView
+from activities.sentence_view import SentenceView, phrase_mention
 
 
 @dataclass(frozen=True)
@@ -250,6 +251,17 @@ def _from_verb(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
     subjects = [m for h in subj_heads for m in sent.entities_at(h)]
     if not subjects and any(_refers_back(h) for h in subj_heads):
         subjects = sent.antecedent(verb)
+    if not passive:
+        # "X revoked Y's licences": Y is affected by the revocation, whoever did it.
+        for holder, event, fl in deprivations(sent, verb, subjects, flags):
+            out.append(Relation(holder, "affectedBy", event, *fl, "dependency", lemma))
+        harmed = harmed_by_clause(sent, verb, subjects)
+        if harmed is not None:
+            # "suspended exports, hitting X": the suspension hit X, not its maker.
+            event, heads = harmed
+            for victim in (m for h in heads for m in sent.entities_at(h)):
+                out.append(Relation(victim, "affectedBy", event, *flags, "dependency", lemma))
+            return
     if not subjects and verb.dep_ == "relcl":
         # "SQM is a Chilean producer ... that operates in X": the producer is SQM (the
         # clause may hang off a noun inside the predicate: "producer of carbonate that").
@@ -289,8 +301,17 @@ def _from_verb(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
                             _emit(out, sent, subjects, "awardsContractTo", False, g, flags, "award")
         if lemma in LIST_VERBS and slot in ("to", "on") and _lemma(tok) in LIST_NOUNS:
             predicate = _list_predicate(tok)
-            for dobj in [t for s_, t in slots if s_ == "dobj"]:
-                _emit(out, sent, subjects, predicate, False, dobj, flags, f"{lemma} to list")
+            listed = [t for s_, t in slots if s_ == "dobj"]
+            if predicate != "regulates":
+                for dobj in listed:
+                    _emit(out, sent, subjects, predicate, False, dobj, flags, f"{lemma} to list")
+            # Whoever is put on a named list is exposed to what the list brings.
+            first, last = object_phrase(tok)
+            named_list = sent.owner.get(tok.i) or phrase_mention(
+                sent.doc[first : last + 1], "event", "Event"
+            )
+            out.extend(Relation(m, "affectedBy", named_list, *flags, "dependency", "on list")
+                       for d in listed for m in sent.entities_at(d))  # fmt: skip
             continue
         families = {m.family for m in sent.entities_at(tok)} or {"concept"}
         for family in sorted(families):
@@ -307,7 +328,7 @@ def _from_verb(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
             if rule is None and lemma in ("win", "secure", "receive", "land") and slot == "from":
                 rule = ("awardsContractTo", True)
             if (rule is None and slot == "dobj" and family != "concept" and not typed_by_noun
-                    and lemma not in KNOWN_VERBS):  # fmt: skip
+                    and lemma not in KNOWN_VERBS and lemma not in NOMINALS):  # fmt: skip
                 # A verb joins two entities but no typed relation fits: say only that.
                 rule = ("relatedTo", False)
             if rule is None:

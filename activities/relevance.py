@@ -53,6 +53,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from storage.dkg_index import normalise_label
+
 
 @dataclass(frozen=True)
 class Weights:
@@ -138,26 +140,34 @@ def semantic(cosine: float, model: str) -> float:
 
 
 def anchor(
-    question_entities: set[str], ends: set[str], sentence: str, source: str
+    question_entities: set[str],
+    ends: set[str],
+    sentence: str,
+    source: str,
+    sentence_uals: frozenset[str] = frozenset(),
+    source_uals: frozenset[str] = frozenset(),
 ) -> float | None:
     """1 / 0.5 / 0.25 / 0 as documented; None when the question names no entity.
 
-    Entities are compared as normalised names or UALs (the caller's keys).
+    Entities are compared as normalised names or UALs (the caller's keys). A text names
+    an entity when its normalised words contain the name, or when the DKG assets found in
+    it (`sentence_uals`, `source_uals`: by any of their aliases) include it.
     """
     if not question_entities:
         return None
     if ends & question_entities:
         return 1.0
-    # A UAL never matches a text: its ':' and '/' are not word characters.
-    if _names_any(question_entities, sentence):
+    if sentence_uals & question_entities or _names_any(question_entities, sentence):
         return 0.5
-    if _names_any(question_entities, source):
+    if source_uals & question_entities or _names_any(question_entities, source):
         return SOURCE_ANCHOR
     return 0.0
 
 
 def _names_any(entities: set[str], text: str) -> bool:
-    words = f" {' '.join(_WORD.findall(text.lower()))} "
+    # The text is normalised like the names are ("Alzheimer's" -> "alzheimers"); a UAL
+    # never matches, its ':' and '/' being separators.
+    words = f" {normalise_label(text)} "
     return any(f" {e} " in words for e in entities)
 
 

@@ -32,6 +32,23 @@ _PROPER_RUN = re.compile(r"\b[A-Z][\w'’&-]*(?:\s+(?:&\s+|of\s+|de\s+)?[A-Z][\w
 _ARTICLE = re.compile(r"^(?:The|A|An)\s+")
 _AND_BEFORE = re.compile(r"[A-Z][\w'’-]*\s+and\s+$")
 MAX_DOCUMENT_NAMES = 24
+# How much text before a passage travels with it (`SourceDocument.context`): a paragraph
+# or two, enough for the noun an opening "The outbreak has hit X" points back to.
+CONTEXT_CHARS = 600
+_SENTENCE_START = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s+(?=[\"'\u201c\u2018(\[]?[A-Z0-9])")
+
+
+def context_before(body: str, start: int | None, limit: int = CONTEXT_CHARS) -> str:
+    """Whole sentences of `body` ending where a passage starts at `start`, at most `limit`
+    characters; headings left out."""
+    if not start or start <= 0:
+        return ""
+    window = body[max(0, start - limit) : start]
+    if start > limit:
+        cut = _SENTENCE_START.search(window)
+        window = window[cut.end() :] if cut else ""
+    lines = [line for line in window.splitlines() if not line.lstrip().startswith("#")]
+    return "\n".join(lines).strip()
 
 
 def document_names(text: str) -> list[str]:
@@ -58,15 +75,16 @@ class CorpusSearch:
     def __init__(self, index: Any, embedder: Any = None) -> None:
         self._index = index
         self._embedder = embedder
-        self._names: dict[str, list[str]] = {}
+        self._documents: dict[str, tuple[str, list[str]]] = {}
 
-    def _document_names(self, document_id: int, passage_id: str) -> list[str]:
-        # A passage id starts with its document's content hash: a re-indexed, changed
-        # document gets a new key, so its names are never stale.
+    def _document(self, document_id: int, passage_id: str) -> tuple[str, list[str]]:
+        """(body, names) of a hit's document. A passage id starts with its document's
+        content hash: a re-indexed, changed document gets a new key, never a stale body."""
         key = passage_id.split(":", 1)[0]
-        if key not in self._names:
-            self._names[key] = document_names(self._index.document_text(document_id) or "")
-        return self._names[key]
+        if key not in self._documents:
+            body = self._index.document_text(document_id) or ""
+            self._documents[key] = (body, document_names(body))
+        return self._documents[key]
 
     def _ranked(self, query: str, max_results: int) -> list[Any]:
         pool = self._index.search(query, max_results=max_results * CANDIDATE_POOL)
@@ -83,6 +101,8 @@ class CorpusSearch:
         return [pool[rank] for _, rank in order[:max_results]]
 
     def search(self, query: str, max_results: int) -> list[dict[str, Any]]:
+        hits = self._ranked(query, max_results)
+        documents = [self._document(hit.documentId, hit.passageId) for hit in hits]
         return [
             {
                 "title": hit.title,
@@ -95,9 +115,10 @@ class CorpusSearch:
                 "end": hit.end,
                 "documentId": hit.documentId,
                 "tier": hit.tier,
-                "names": self._document_names(hit.documentId, hit.passageId),
+                "names": names,
+                "context": context_before(body, hit.start),
             }
-            for hit in self._ranked(query, max_results)
+            for hit, (body, names) in zip(hits, documents, strict=True)
         ]
 
 

@@ -13,7 +13,24 @@ from __future__ import annotations
 from typing import Any
 
 from activities.nlp import PLACE_WORDS, Mention
-from activities.relation_lexicon import EVENT_NOUNS, EXPORT_NOUNS, GENERIC_NOUNS
+from activities.relation_lexicon import (
+    DEFINITE_DETS,
+    EVENT_NOUNS,
+    EXPORT_NOUNS,
+    GENERIC_NOUNS,
+    GOVERNMENT_REFS,
+    RESTRICTION_NOUNS,
+)
+
+# Modifiers that make an event noun name a particular event ("an outbreak of swine fever
+# in Jiangsu", "China's export controls"), unlike a bare "the outbreak".
+_EVENT_MODIFIERS = frozenset({"compound", "amod", "poss", "nmod", "prep"})
+# Prepositions whose phrase belongs to an event's name.
+_EVENT_PREPS = frozenset({"of", "for", "on", "in", "against", "to"})
+
+
+def _event_kind(lemma: str) -> str:
+    return "restriction" if lemma in RESTRICTION_NOUNS else lemma
 
 
 def phrase_mention(span: Any, family: str, typ: str) -> Mention:
@@ -63,6 +80,11 @@ class SentenceView:
             elif via_noun and self._event_phrase(t) is not None:
                 # "China's export restrictions": the policy, not China, is what acts.
                 out.append(self._event_phrase(t))  # type: ignore[arg-type]
+            elif via_noun and (earlier := self.event_referent(t)) is not None:
+                # "The outbreak has hit X": the outbreak the text described before.
+                out.append(earlier)
+            elif via_noun and (country := self.government_of(t)) is not None:
+                out.append(country)
             elif via_noun:
                 # "the Bikita mine", "Albemarle's plant": an entity compounded, named or
                 # possessing a common noun head stands for the phrase.
@@ -95,6 +117,43 @@ class SentenceView:
         earlier = [m for m in [*self.before, *self.mentions]
                    if m.start < verb.idx and m.family in ("organization", "person")]  # fmt: skip
         return earlier[-1:]
+
+    def event_referent(self, tok: Any) -> Mention | None:
+        """What a bare definite event noun ("the outbreak", "the controls") refers to: the
+        last event of the same kind the text named with its particulars before it."""
+        if not _is_bare_definite(tok) or tok.lemma_.lower() not in EVENT_NOUNS:
+            return None
+        kind = _event_kind(tok.lemma_.lower())
+        for u in reversed(self.doc[: tok.i]):
+            if u.pos_ != "NOUN" or _event_kind(u.lemma_.lower()) != kind:
+                continue
+            if u.i in self.owner:
+                return self.owner[u.i]
+            if _is_bare_definite(u) or not any(c.dep_ in _EVENT_MODIFIERS for c in u.children):
+                continue
+            return self._event_span(u)
+        return None
+
+    def _event_span(self, head: Any) -> Mention | None:
+        """The named event a head noun and its modifiers make, articles left out."""
+        modifiers = [c for c in head.children if c.dep_ in ("compound", "amod", "poss", "nmod")]
+        preps = [c for c in head.children if c.dep_ == "prep" and c.lemma_.lower() in _EVENT_PREPS]
+        left = [t.i for c in modifiers for t in c.subtree]
+        right = [t.i for c in preps for t in c.subtree]
+        first, last = min([head.i, *left]), max([head.i, *right])
+        while first < head.i and self.doc[first].pos_ in ("DET", "PRON", "NUM", "PUNCT"):
+            first += 1
+        while last > head.i and self.doc[last].pos_ in ("PUNCT", "CCONJ"):
+            last -= 1
+        return phrase_mention(self.doc[first : last + 1], "event", "Event")
+
+    def government_of(self, tok: Any) -> Mention | None:
+        """"the government" / "the authorities": the last country named before it."""
+        if tok.lemma_.lower() not in GOVERNMENT_REFS or not _is_bare_definite(tok):
+            return None
+        earlier = [m for m in [*self.before, *self.mentions]
+                   if m.start < tok.idx and m.type == "Country"]  # fmt: skip
+        return earlier[-1] if earlier else None
 
     def _event_phrase(self, head: Any) -> Mention | None:
         """'Chile's royalty reform': an event or policy noun owned by an entity, as a phrase."""
@@ -163,3 +222,12 @@ class SentenceView:
         if lemma in PLACE_WORDS:
             return []
         return [phrase_mention(self.doc[ordered[0] : ordered[-1] + 1], "concept", "DefinedTerm")]
+
+
+def _is_bare_definite(tok: Any) -> bool:
+    """'the outbreak', 'these controls': a determiner and nothing else before the noun."""
+    return (
+        tok.pos_ == "NOUN"
+        and any(c.dep_ == "det" and c.lower_ in DEFINITE_DETS for c in tok.children)
+        and not any(c.dep_ in _EVENT_MODIFIERS for c in tok.children)
+    )

@@ -17,7 +17,7 @@ from temporalio import activity
 from activities.common import Auditor, cap_results
 from activities.embeddings import Embedder
 from activities.extraction import read_statements
-from activities.extraction_patterns import Gazetteer
+from activities.extraction_patterns import Gazetteer, find_mentions
 from activities.nlp import Resolver, ResolverCache, mentions_in, parse
 from activities.relevance import (
     RELEVANCE_FLOOR,
@@ -53,8 +53,12 @@ def score_relevance(
     query: str,
     embedder: Embedder,
     entities: set[str] | None = None,
+    gazetteer: Gazetteer | None = None,
 ) -> None:
-    """Set each statement's relevance to `query` (in place). `texts`: source key -> text."""
+    """Set each statement's relevance to `query` (in place). `texts`: source key -> text.
+
+    `gazetteer`: the DKG labels, so a text that names a question entity by another of
+    its aliases ("the Greenbushes mine" for "Greenbushes lithium mine") anchors too."""
     if not query.strip() or not statements:
         return
     claims = [sentence_for(s.predicate, s.subject, s.object) for s in statements]
@@ -67,6 +71,15 @@ def score_relevance(
     )  # fmt: skip
     vectors = embedder.embed([query, *texts_to_embed])
     cos = dict(zip(texts_to_embed, (vectors[1:] @ vectors[0]).tolist(), strict=True))
+    uals: dict[str, frozenset[str]] = {}
+
+    def named(text: str) -> frozenset[str]:
+        if gazetteer is None or not entities:
+            return frozenset()
+        if text not in uals:
+            uals[text] = frozenset(f[1] for f in find_mentions(text, gazetteer))
+        return uals[text]
+
     for st, claim in zip(statements, claims, strict=True):
         source = sources[_key(st)]
         ends = {st.subjectUal, st.objectUal} - {None}
@@ -77,7 +90,10 @@ def score_relevance(
             lexical=lexical(query, f"{st.sentence} {st.sourceTitle or ''}"),
             source_lexical=lexical(query, source),
             relation_cos=cos[relations[st.predicate]],
-            anchor=anchor(entities or set(), ends, st.sentence, source),  # type: ignore[arg-type]
+            anchor=anchor(
+                entities or set(), ends, st.sentence, source,  # type: ignore[arg-type]
+                named(st.sentence), named(source),
+            ),  # fmt: skip
         )
         st.relevance = relevance(signals, embedder.name)
 
@@ -105,7 +121,7 @@ class StatementActivities:
                 texts[_key(st)] = doc.text
             statements.extend(found)
         entities = question_entities(args.query, gazetteer, resolver) if args.query else set()
-        score_relevance(statements, texts, args.query, self._embedder, entities)
+        score_relevance(statements, texts, args.query, self._embedder, entities, gazetteer)
         best = max((s.relevance for s in statements), default=None)
         if args.query.strip():
             kept = [s for s in statements if s.relevance >= RELEVANCE_FLOOR]

@@ -34,7 +34,7 @@ from activities.entities import EntityResolver  # noqa: E402
 from activities.extraction import read_statements  # noqa: E402
 from activities.nlp import Resolver  # noqa: E402
 from activities.relevance import RELEVANCE_FLOOR  # noqa: E402
-from activities.search import CorpusSearch  # noqa: E402
+from activities.search import CorpusSearch, context_before  # noqa: E402
 from activities.statements import question_entities, score_relevance  # noqa: E402
 from bench.labeled_sets import open_set  # noqa: E402
 from bench.quality import score  # noqa: E402
@@ -59,7 +59,10 @@ def all_passages(index: CorpusIndex) -> list[dict[str, Any]]:
     sql = f"SELECT {_HIT_COLUMNS} FROM passages p JOIN documents d ON d.id = p.document_id"
     with sqlite3.connect(index.db_path) as conn:
         rows = conn.execute(sql).fetchall()
-    return [_hit(row, 0.0).model_dump() | {"url": row[0]} for row in rows]
+    hits = [_hit(row, 0.0).model_dump() | {"url": row[0]} for row in rows]
+    for h in hits:  # the context a search hit carries
+        h["context"] = context_before(index.document_text(h["documentId"]) or "", h["start"])
+    return hits
 
 
 def run(name: str, show: bool) -> tuple[Counter[str], dict[str, Any]]:
@@ -86,7 +89,7 @@ def run(name: str, show: bool) -> tuple[Counter[str], dict[str, Any]]:
                 texts[f"{st.source}#{st.passageId or ''}"] = doc.text
                 found.append(st)
         asked = question_entities(q.query, gazetteer, resolver)
-        score_relevance(found, texts, q.query, embedder, asked)
+        score_relevance(found, texts, q.query, embedder, asked, gazetteer)
         kept = [s for s in found if s.relevance >= RELEVANCE_FLOOR and not s.hedged]
         rows = enrich.propose(
             ProposeArgs(statements=kept, query=q.query, maxCandidates=MAX_CANDIDATES),

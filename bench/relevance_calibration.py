@@ -26,6 +26,7 @@ from activities.agents.policy import _documents  # noqa: E402
 from activities.embeddings import shared_minilm  # noqa: E402
 from activities.entities import EntityResolver  # noqa: E402
 from activities.extraction import read_statements  # noqa: E402
+from activities.extraction_patterns import find_mentions  # noqa: E402
 from activities.nlp import Resolver  # noqa: E402
 from activities.search import CorpusSearch  # noqa: E402
 from activities.statements import question_entities  # noqa: E402
@@ -67,7 +68,9 @@ def collect(name: str) -> list[Row]:
                 ends = {st.subjectUal, st.objectUal} - {None}
                 ends |= {normalise_name(st.subject), normalise_name(st.object)}
                 source = R.passage_text(doc.title, doc.text)
-                anchored = R.anchor(asked, ends, st.sentence, source)  # type: ignore[arg-type]
+                named = [frozenset(f[1] for f in find_mentions(t, gazetteer))
+                         for t in (st.sentence, source)]  # fmt: skip
+                anchored = R.anchor(asked, ends, st.sentence, source, *named)  # type: ignore[arg-type]
                 features = {
                     "sentence": max(float(v[1] @ v[0]), float(v[2] @ v[0])),
                     "passage": float(v[3] @ v[0]),

@@ -7,7 +7,7 @@ import pytest
 from activities.extraction import read_statements
 from activities.extraction_patterns import find_mentions, predicate_for
 from activities.nlp import Resolver, infer_type, mentions_in, parse
-from activities.search import document_names
+from activities.search import context_before, document_names
 from workflows.tool_contracts import SourceDocument, Statement
 
 U = "did:dkg:otp:20430/0xcdb/"
@@ -278,3 +278,117 @@ def test_document_names_are_multiword_runs_of_the_body() -> None:
         "Biochemical cut deliveries. A Meridian Sterile Products plant waits."
     )
     assert document_names(text) == ["Changzhou Huarun Biochemical", "Meridian Sterile Products"]
+
+
+# Events and references across sentences: the world's words, not the demo's (invented
+# names, so no rule can be tuned to the shipped documents).
+EV_GAZ: list[tuple[str, str, str]] = [
+    ("Freedonia", U + "101", "Country"),
+    ("Sylvania", U + "102", "Country"),
+    ("Osterra Mining", U + "103", "Corporation"),
+    ("Kalvik Metals", U + "104", "Corporation"),
+    ("Brannock Foods", U + "105", "Corporation"),
+]
+
+
+def read_events(text: str, **doc: object) -> set[tuple[str, str, str]]:
+    found = read_statements(
+        SourceDocument(text=text, source=SRC, **doc), EV_GAZ, Resolver(EV_GAZ)
+    )
+    return triples(found)
+
+
+def test_a_bare_definite_event_refers_back_to_the_event_named_before() -> None:
+    text = (
+        "An outbreak of avian flu in Lower Vorn has cut poultry flocks by a fifth. "
+        "The outbreak has hit Brannock Foods, the largest processor in the region."
+    )
+    assert ("Brannock Foods", "affectedBy", "outbreak of avian flu in Lower Vorn") in (
+        read_events(text)
+    )
+
+
+def test_the_controls_refer_back_to_a_restriction_of_another_name() -> None:
+    text = (
+        "Sylvania has tightened export licensing for tungsten this month. "
+        "The controls have hit Kalvik Metals, a maker of drill bits."
+    )
+    assert ("Kalvik Metals", "affectedBy", "export licensing for tungsten") in read_events(text)
+
+
+def test_a_bare_event_with_nothing_said_before_names_no_cause() -> None:
+    out = read_events("The outbreak has hit Brannock Foods.")
+    assert not any(p == "affectedBy" for _, p, _ in out)
+
+
+def test_the_sentences_before_a_passage_resolve_its_references_but_yield_nothing() -> None:
+    context = "An outbreak of avian flu in Lower Vorn has cut poultry flocks by a fifth."
+    passage = "The outbreak has hit Brannock Foods, the largest processor in the region."
+    found = read_statements(
+        SourceDocument(text=passage, source=SRC, context=context, start=500),
+        EV_GAZ,
+        Resolver(EV_GAZ),
+    )
+    assert triples(found) == {
+        ("Brannock Foods", "affectedBy", "outbreak of avian flu in Lower Vorn")
+    }
+    # Provenance stays on the passage: its own sentence and offsets.
+    assert found[0].sentence == passage and found[0].start == 500
+    assert read_events(passage) == set()
+
+
+def test_the_government_is_the_country_the_text_is_about() -> None:
+    text = (
+        "Freedonia depends on copper for half of its exports. "
+        "Last year the government suspended cobalt exports for two months."
+    )
+    assert ("Freedonia", "restrictsExportsOf", "cobalt") in read_events(text)
+    # With no country named before it, "the government" stays unresolved.
+    assert read_events("The government suspended cobalt exports.") == set()
+
+
+def test_a_harming_participle_names_the_clause_event_as_the_cause() -> None:
+    text = (
+        "Freedonia depends on copper. Earlier this year the government suspended cobalt "
+        "exports for four months, hitting Osterra Mining and Kalvik Metals."
+    )
+    out = read_events(text)
+    cause = "Freedonia cobalt export suspension"
+    assert ("Osterra Mining", "affectedBy", cause) in out
+    assert ("Kalvik Metals", "affectedBy", cause) in out
+    # The country did not "affect" them itself: the suspension did.
+    assert ("Osterra Mining", "affectedBy", "Freedonia") not in out
+
+
+def test_taking_away_what_an_entity_holds_affects_the_holder() -> None:
+    out = read_events("Sylvania revoked Osterra Mining's permits in 2023 after protests.")
+    cause = "Sylvania's revocation of Osterra Mining's permits"
+    assert out == {("Osterra Mining", "affectedBy", cause)}
+    held = read_events(
+        "In May the mining office cancelled the Vorn concessions held by subsidiaries of "
+        "Kalvik Metals."
+    )
+    assert held == {("Kalvik Metals", "affectedBy", "cancellation of Vorn concessions")}
+
+
+def test_a_company_put_on_a_named_list_is_affected_by_the_list() -> None:
+    out = read_events("Sylvania added Kalvik Metals to the Section 88 list of restricted firms.")
+    assert ("Kalvik Metals", "affectedBy", "Section 88 list") in out
+    # Being listed says nothing about regulation: no "regulates" reading.
+    assert not any(p == "regulates" for _, p, _ in out)
+    exports = read_events("Freedonia added graphite to its export control list.")
+    assert ("Freedonia", "restrictsExportsOf", "graphite") in exports
+
+
+def test_a_cooperative_is_an_organisation_whatever_the_tagger_says() -> None:
+    assert infer_type("Cooperativa Serra Alta", "PRODUCT")[0] == "organization"
+    assert infer_type("Valley Growers Cooperative", "PERSON")[0] == "organization"
+
+
+def test_a_passage_carries_the_whole_sentences_before_it_as_context() -> None:
+    body = "# Title\n\nFirst sentence here. Second one is longer.\n\nThe passage starts here."
+    start = body.index("The passage")
+    assert context_before(body, start) == "First sentence here. Second one is longer."
+    # A limit that cuts a sentence keeps only the whole ones after the cut.
+    assert context_before(body, start, limit=30) == "Second one is longer."
+    assert context_before(body, 0) == "" and context_before(body, None) == ""

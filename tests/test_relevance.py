@@ -67,6 +67,20 @@ def test_anchor() -> None:
     assert R.anchor(asked, {"other"}, "Ganfeng supplies it.", "Ganfeng supplies it.") == 0.0
 
 
+def test_a_text_names_an_asked_entity_however_it_is_punctuated_or_aliased() -> None:
+    asked = {"did:dkg:x/7", "alzheimers disease"}
+    # Names are compared normalised on both sides: the apostrophe does not hide it.
+    assert R.anchor(asked, {"other"}, "A trial in Alzheimer's disease.", "") == 0.5
+    assert R.anchor(asked, {"other"}, "It funds it.", "Trials in Alzheimer's disease.") == (
+        R.SOURCE_ANCHOR
+    )
+    # Another alias of the same DKG asset, found by the caller in the text, counts too.
+    found = frozenset({"did:dkg:x/7"})
+    assert R.anchor(asked, {"other"}, "the AD trial", "", sentence_uals=found) == 0.5
+    assert R.anchor(asked, {"other"}, "x", "the AD trial", source_uals=found) == R.SOURCE_ANCHOR
+    assert R.anchor(asked, {"other"}, "x", "y", frozenset({"did:dkg:x/8"})) == 0.0
+
+
 def test_a_source_that_never_names_the_asked_entity_scores_zero() -> None:
     on_topic = R.Signals(0.7, 0.7, 1.0, 1.0, 0.7, anchor=R.SOURCE_ANCHOR)
     assert R.relevance(on_topic, "all-MiniLM-L6-v2-int8") > R.RELEVANCE_FLOOR

@@ -98,6 +98,12 @@ class SourceDocument(BaseModel):
         max_length=40,
         description="Full names the whole document uses, for short forms in this passage",
     )
+    context: str = Field(
+        default="",
+        max_length=1_000,
+        description="The sentences just before the passage in its document, read only for "
+        "what the passage's 'the outbreak' or 'the company' refers to",
+    )
 
 
 class ExtractArgs(BaseModel):

@@ -61,7 +61,8 @@ def _final(summary: str, **extra: Any) -> str:
 
 
 PASSAGE_FIELDS = {"title": "title", "published": "published", "passageId": "passageId",
-                  "start": "start", "tier": "tier", "names": "names"}  # fmt: skip
+                  "start": "start", "tier": "tier", "names": "names",
+                  "context": "context"}  # fmt: skip
 
 
 def _documents(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
