@@ -174,8 +174,8 @@ def discovery(turn: Turn) -> list[Call] | str:
 def enrichment(turn: Turn) -> list[Call] | str:
     statements = turn.payload.get("statements", [])
     tags = turn.payload.get("domainTags", [])
-    # The candidates file is written by the workflow as propose answers (the JSON-LD never
-    # passes through the model); the last todo checks it is there.
+    # The workflow writes the candidates file as propose answers (the JSON-LD never passes
+    # through the model), so the last todo is done once propose has answered.
     plan = ["Resolve entities to DKG UALs", "Propose JSON-LD candidates", "Write candidates file"]
     # Names extraction could not tie to a DKG asset: the resolver looks them up once more.
     names = sorted(
