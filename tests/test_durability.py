@@ -20,6 +20,7 @@ from kminer.worker import connect
 from storage.db import make_engine
 from storage.dkg_store import EmbeddedDkg
 from storage.tables import AuditEvent, PublishRecord
+from tests.test_review import local_activity_type
 from workflows.contracts import MiningRequest, Phase
 from workflows.mining import MiningWorkflow
 
@@ -58,11 +59,16 @@ async def wait_for_phase(client: Client, run_id: str, phases: set[Phase]) -> Pha
 
 
 async def activity_history(client: Client, run_id: str) -> tuple[list[tuple[int, str]], dict]:
-    """(scheduled event id, activity type) in order, and the attempt each completed on."""
+    """(scheduled or local-activity marker event id, activity type) in order, and the
+    attempt each dispatched activity completed on."""
     scheduled: list[tuple[int, str]] = []
     attempts: dict[int, int] = {}
     async for event in client.get_workflow_handle(run_id).fetch_history_events():
-        if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
+        local = local_activity_type(event)
+        if local is not None:
+            # A tool run beside the workflow (a cheap DKG read, the scoring) executed once.
+            scheduled.append((event.event_id, local))
+        elif event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
             attrs = event.activity_task_scheduled_event_attributes
             scheduled.append((event.event_id, attrs.activity_type.name))
         elif event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED:

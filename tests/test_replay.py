@@ -21,9 +21,9 @@ async def test_a_completed_run_replays_deterministically(stack: Stack, settings:
     handle = await start_run(stack.client, settings.task_queue, request)
     result = await handle.result()
     assert result.phase == Phase.COMPLETED
-    from tests.test_review import scheduled
+    from tests.test_review import executed
 
-    assert await scheduled(handle, "score_candidates") == 1, "the agent's faithful scores stand"
+    assert await executed(handle, "score_candidates") == 1, "the agent's faithful scores stand"
     history = await handle.fetch_history()
     replayer = Replayer(workflows=[MiningWorkflow], plugins=[deepagents_plugin(settings)])
     replayed = await replayer.replay_workflow(history, raise_on_replay_failure=False)

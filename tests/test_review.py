@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -40,6 +41,24 @@ async def scheduled(handle: WorkflowHandle, activity_type: str) -> int:
             attrs = event.activity_task_scheduled_event_attributes
             count += attrs.activity_type.name == activity_type
     return count
+
+
+def local_activity_type(event: Any) -> str | None:
+    """The activity type of a local activity's marker event (None for any other event)."""
+    if event.event_type != EventType.EVENT_TYPE_MARKER_RECORDED:
+        return None
+    attrs = event.marker_recorded_event_attributes
+    if "local_activity" not in attrs.marker_name or "data" not in attrs.details:
+        return None
+    return json.loads(attrs.details["data"].payloads[0].data).get("activity_type")
+
+
+async def executed(handle: WorkflowHandle, activity_type: str) -> int:
+    """Executions of `activity_type`, dispatched to a task queue or run as a local activity."""
+    count = 0
+    async for event in handle.fetch_history_events():
+        count += local_activity_type(event) == activity_type
+    return count + await scheduled(handle, activity_type)
 
 
 async def start_reviewed_run(
@@ -88,7 +107,7 @@ async def test_required_review_waits_and_each_decision_changes_the_outcome(
     statuses = {a["candidateId"]: a["reviewStatus"] for a in result.candidateAssets}
     assert statuses[reject_id] == "rejected"
     assert result.phase == Phase.COMPLETED
-    assert await scheduled(handle, "score_candidates") == 2, "validation, then the one edit"
+    assert await executed(handle, "score_candidates") == 2, "validation, then the one edit"
 
 
 @pytest.mark.parametrize(

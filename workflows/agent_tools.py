@@ -7,34 +7,85 @@ model instead and still dispatch every call as its own activity.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from temporalio import workflow
 from temporalio.common import RetryPolicy
 
-from workflows.tool_contracts import TOOL_ARGS, TOOL_DESCRIPTIONS, ToolResponse
+from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger
+from workflows.tool_contracts import (
+    TOOL_ARGS,
+    TOOL_DESCRIPTIONS,
+    ScoreToolArgs,
+    ToolMetadata,
+    ToolResponse,
+)
 
 with workflow.unsafe.imports_passed_through():
     from langchain_core.tools import StructuredTool
 
 TOOL_TIMEOUT = timedelta(seconds=20)
 TOOL_RETRY = RetryPolicy(maximum_attempts=5, initial_interval=timedelta(seconds=1))
+# Reads of the embedded DKG and the scoring formula answer in milliseconds: as local
+# activities they cost no task-queue round trip. Runs recorded before replay them as the
+# activities they were then.
+LOCAL_TOOLS_PATCH = "local-cheap-tools"
+LOCAL_TOOLS = frozenset(
+    {
+        "dkg_get_asset",
+        "dkg_sparql",
+        "dkg_get_asset_metadata",
+        "dkg_find_related_assets",
+        "dkg_find_duplicates",
+        "score_candidates",
+    }
+)
 
 
-def activity_tool(name: str, task_queue: str | None = None) -> StructuredTool:
+@dataclass
+class ToolRouting:
+    """Where a run's tools execute.
+
+    `task_queue`: the worker owning the DKG (None: the run's own queue). `local_reads`:
+    the cheap tools run as local activities, which is only right when this worker holds
+    the DKG itself (no tool queue) and it is the embedded store.
+    """
+
+    task_queue: str | None = None
+    local_reads: bool = False
+
+
+async def _dispatch(name: str, args: Any, routing: ToolRouting) -> ToolResponse:
+    if routing.local_reads and name in LOCAL_TOOLS and workflow.patched(LOCAL_TOOLS_PATCH):
+        return await workflow.execute_local_activity(
+            name, args, result_type=ToolResponse,
+            start_to_close_timeout=TOOL_TIMEOUT, retry_policy=TOOL_RETRY, summary=f"tool:{name}",
+        )  # fmt: skip
+    return await workflow.execute_activity(
+        name, args, result_type=ToolResponse, task_queue=routing.task_queue,
+        start_to_close_timeout=TOOL_TIMEOUT, retry_policy=TOOL_RETRY, summary=f"tool:{name}",
+    )  # fmt: skip
+
+
+def activity_tool(
+    name: str, routing: ToolRouting, ledger: CandidateLedger | None = None
+) -> StructuredTool:
     args_model = TOOL_ARGS[name]
 
     async def run(**kwargs: Any) -> str:
-        response = await workflow.execute_activity(
-            name,
-            args_model(**kwargs),
-            result_type=ToolResponse,
-            task_queue=task_queue,
-            start_to_close_timeout=TOOL_TIMEOUT,
-            retry_policy=TOOL_RETRY,
-            summary=f"tool:{name}",
-        )
+        args: Any = args_model(**kwargs)
+        if isinstance(args, ScoreToolArgs):
+            if args.candidatesRef not in (None, CANDIDATES_FILE):
+                refused = f"unknown candidatesRef {args.candidatesRef!r}: use {CANDIDATES_FILE}"
+                return ToolResponse(
+                    success=False, error=refused, metadata=ToolMetadata()
+                ).model_dump_json()
+            args = (ledger or CandidateLedger()).resolve(args)
+        response = await _dispatch(name, args, routing)
+        if ledger is not None and name == "propose_knowledge_assets":
+            return ledger.proposed(response)
         return response.model_dump_json()
 
     return StructuredTool.from_function(
@@ -42,7 +93,11 @@ def activity_tool(name: str, task_queue: str | None = None) -> StructuredTool:
     )
 
 
-def activity_tools(names: list[str], task_queue: str | None = None) -> list[StructuredTool]:
-    """Tools for `names`; `task_queue` routes them to the worker owning the DKG (None: the
-    run's own queue, the same commands as before the option existed)."""
-    return [activity_tool(n, task_queue) for n in names]
+def activity_tools(
+    names: list[str], routing: ToolRouting | None = None, ledger: CandidateLedger | None = None
+) -> list[StructuredTool]:
+    """Tools for `names`, routed by `routing` (default: the run's own queue, dispatched, the
+    same commands as before the options existed); with a `ledger`, candidates travel by
+    reference (workflows/candidate_refs.py)."""
+    routing = routing or ToolRouting()
+    return [activity_tool(n, routing, ledger) for n in names]

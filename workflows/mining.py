@@ -60,6 +60,7 @@ LOCAL_STEPS_PATCH = "local-cheap-steps"
 # Discovery as a research plan (seed 004): runs recorded before it replay the agent alone.
 RESEARCH_PATCH = "research-plan"
 RULES_MODEL = "rules"
+EMBEDDED_DKG = "embedded"  # RuntimeConfig.dkg of a worker with the store on its own disk
 # Model-call, token and wall-time budgets (workflows/budget.py), checked before each call.
 BUDGETS_PATCH = "agent-budgets"
 NOTE_OF = {
@@ -124,9 +125,12 @@ class MiningWorkflow:
         self._model = runtime.model
         budgets = workflow.patched(BUDGETS_PATCH)
         self._tool_queue = runtime.toolTaskQueue
+        # The cheap tools run beside the workflow only where this worker holds the DKG.
+        local_reads = runtime.toolTaskQueue is None and runtime.dkg == EMBEDDED_DKG
         agents = self._agents = SubagentRunner(
-            self._ws, runtime.model, request, memory, runtime.toolTaskQueue, budgets=budgets
-        )
+            self._ws, runtime.model, request, memory, runtime.toolTaskQueue, budgets=budgets,
+            local_reads=local_reads,
+        )  # fmt: skip
 
         self._enter(Phase.DISCOVERY)
         if workflow.patched(RESEARCH_PATCH):

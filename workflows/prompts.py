@@ -41,16 +41,19 @@ linked to existing high-quality DKG assets.
 - Call propose_knowledge_assets with the statements, the name -> UAL links and the
   question; it returns claims (one per fact, every evidence item attached) and the new
   entities they use, with linkedAssets, provenance and knowledge triplets. A statement
-  you write yourself must quote its source sentence, or it has no evidence.
+  you write yourself must quote its source sentence, or it has no evidence. It answers
+  with a compact view of each candidate (id, kind, label, claim, scores); the full
+  JSON-LD is kept in /research/candidates.jsonld for the later steps, which take it by
+  that reference.
 - Apply /memories/knowledge/<domainTag>/schema-notes.md (given in the task).
-- Write the candidates to /research/candidates.jsonld.
 Finish with a JSON object: {"summary": "...", "notes": ["entity mapping or successful
 linking pattern", ...]}. The notes are appended to schema-notes.md."""
 
 VALIDATION = """You are the validation subagent of Knowledge Miner.
 Validate the candidate Knowledge Assets against the DKG, learned heuristics and trust signals.
 - Use write_todos to plan validation.
-- Call score_candidates with the candidates and the validation rules: it checks required
+- Call score_candidates with candidatesRef (the task's, standing for every candidate's
+  full JSON-LD; the task lists them compactly) and the validation rules: it checks required
   fields, duplicates and contradictions, reads the TRAC stake and publisher of linked assets
   (dkg_get_asset_metadata) and computes confidence with the documented formula. Never invent
   a confidence yourself.

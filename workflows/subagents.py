@@ -15,9 +15,10 @@ from temporalio import workflow
 from temporalio.common import RetryPolicy
 
 from workflows import prompts
-from workflows.agent_tools import activity_tools
+from workflows.agent_tools import ToolRouting, activity_tools
 from workflows.budget import BudgetExceeded, BudgetGuard, cost_usd
-from workflows.contracts import MiningRequest, Todo, Usage, Workspace, memory_tags
+from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger, compact_view
+from workflows.contracts import FileInfo, MiningRequest, Todo, Usage, Workspace, memory_tags
 from workflows.tool_contracts import DISCOVERY_TOOLS, ENRICHMENT_TOOLS, VALIDATION_TOOLS
 from workflows.usage import UsageCounter
 from workflows.workspace import (
@@ -27,7 +28,6 @@ from workflows.workspace import (
     subagents_from_messages,
     todos_from_state,
     tool_results,
-    truncated_calls,
     trusted_score_rows,
 )
 
@@ -86,9 +86,15 @@ class SubagentRunner:
         memory: dict[str, str],
         tool_queue: str | None = None,
         budgets: bool = False,
+        local_reads: bool = False,
     ) -> None:
         self._ws = ws
-        self._tool_queue = tool_queue  # where the DKG / search tools run (None: this queue)
+        # Where the DKG / search tools run (queue None: this one), and whether the cheap
+        # ones run as local activities (workflows/agent_tools.py).
+        self._routing = ToolRouting(tool_queue, local_reads)
+        # The full candidate rows the model only sees by reference.
+        self._ledger = CandidateLedger()
+        self._filed = 0
         # Runs recorded before budgets existed replay without the guard.
         self._budgets = budgets
         self._began = workflow.now()
@@ -116,7 +122,7 @@ class SubagentRunner:
     ) -> SubagentOutcome:
         agent = create_temporal_deep_agent(
             model=self._model,
-            tools=activity_tools(tools, self._tool_queue),
+            tools=activity_tools(tools, self._routing, self._ledger),
             system_prompt=prompt,
             middleware=[TodoListMiddleware()],
             subagents=subagents or [],
@@ -185,6 +191,12 @@ class SubagentRunner:
         messages = list(state.get("messages", []))
         self._todos[role] = todos_from_state(state, role)
         self._spawned[role] = subagents_from_messages(messages)
+        if len(self._ledger.proposals) != self._filed:
+            # The candidates file is the workflow's: the model never holds the JSON-LD.
+            self._filed = len(self._ledger.proposals)
+            text = self._ledger.file_text()
+            self._files[CANDIDATES_FILE] = FileInfo(path=CANDIDATES_FILE, size=len(text.encode()))
+            self.file_texts[CANDIDATES_FILE] = text
         for info in files_from_state(state):
             self._files[info.path] = info
         self.file_texts.update(file_texts(state))
@@ -218,7 +230,7 @@ class SubagentRunner:
 
     async def enrichment(self, statements: list[dict[str, Any]]) -> SubagentOutcome:
         req = self._request
-        resolver_tools = activity_tools(["dkg_find_related_assets", "dkg_sparql"], self._tool_queue)
+        resolver_tools = activity_tools(["dkg_find_related_assets", "dkg_sparql"], self._routing)
         out = await self._run(
             "enrichment",
             prompts.ENRICHMENT,
@@ -233,24 +245,26 @@ class SubagentRunner:
             },
             subagents=[{**spec, "tools": resolver_tools} for spec in prompts.SUBAGENT_SPECS],
         )
-        if truncated_calls(out.messages, "propose_knowledge_assets"):
+        if self._ledger.truncated():
             self._ws.errors.append(
                 "propose_knowledge_assets answered with more than fits in history: "
                 "some candidates were left out (lower maxIterations)"
             )
-        latest: dict[str, dict[str, Any]] = {}
-        for row in tool_results(out.messages, "propose_knowledge_assets"):
-            latest[row["candidateId"]] = row
-        out.proposed = list(latest.values())
+        out.proposed = self._ledger.proposed_rows()
         return out
 
     async def validation(self, candidates: list[dict[str, Any]], rules: str) -> SubagentOutcome:
+        self._ledger.validating(candidates)
         out = await self._run(
             "validation",
             prompts.VALIDATION,
             VALIDATION_TOOLS,
             "Validate these candidate Knowledge Assets.",
-            {"candidates": candidates, "validationRules": rules},
+            {
+                "candidates": [compact_view(c) for c in candidates],
+                "candidatesRef": CANDIDATES_FILE,
+                "validationRules": rules,
+            },
         )
         rows = tool_results(out.messages, "score_candidates")
         out.scores = trusted_score_rows(out.messages, candidates)

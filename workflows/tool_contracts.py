@@ -170,6 +170,24 @@ class ScoreArgs(BaseModel):
     validationRules: str = Field(default="", description="validation-rules.md text")
 
 
+class ScoreToolArgs(ScoreArgs):
+    """`score_candidates` as the model calls it: the run's candidates by reference.
+
+    The workflow resolves the reference (workflows/candidate_refs.py) and the activity
+    receives plain `ScoreArgs`, so the model never has to repeat the candidates' JSON-LD.
+    """
+
+    candidates: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Candidates to score: {candidateId} alone stands for the run's candidate "
+        "as proposed; an entry with its own `asset` is scored as given",
+    )
+    candidatesRef: str | None = Field(
+        default=None,
+        description="'/research/candidates.jsonld': score every candidate of the run",
+    )
+
+
 class PublishArgs(BaseModel):
     runId: str
     candidateId: str
@@ -249,7 +267,8 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
     ),
     "score_candidates": (
         "Validate candidates: required fields, duplicates, contradictions with existing assets, "
-        "stake of linked assets; returns trustSignals, accept/reject with reasoning and a report."
+        "stake of linked assets; returns trustSignals, accept/reject with reasoning and a report. "
+        "Pass candidatesRef '/research/candidates.jsonld' for all of the run's candidates."
     ),
 }
 
@@ -262,7 +281,7 @@ TOOL_ARGS: dict[str, type[BaseModel]] = {
     "web_search": SearchArgs,
     "extract_statements": ExtractArgs,
     "propose_knowledge_assets": ProposeArgs,
-    "score_candidates": ScoreArgs,
+    "score_candidates": ScoreToolArgs,
 }
 
 DISCOVERY_TOOLS = [

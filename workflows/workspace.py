@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from workflows.candidate_refs import resolve_candidates
 from workflows.contracts import (
     Answer,
     Candidate,
@@ -78,21 +79,6 @@ def tool_results(messages: list[Any], tool: str) -> list[dict[str, Any]]:
     ]
 
 
-def truncated_calls(messages: list[Any], tool: str) -> int:
-    """How many successful calls of `tool` answered with a truncated result."""
-    count = 0
-    for m in messages:
-        if m.type != "tool" or getattr(m, "name", None) != tool:
-            continue
-        try:
-            body = json.loads(str(m.content))
-        except json.JSONDecodeError:
-            continue
-        if isinstance(body, dict) and (body.get("metadata") or {}).get("truncated"):
-            count += 1
-    return count
-
-
 def final_output(messages: list[Any]) -> dict[str, Any]:
     """The subagent's closing JSON; prose that is not JSON becomes the summary."""
     last = next((m for m in reversed(messages) if m.type == "ai"), None)
@@ -153,16 +139,20 @@ def trusted_score_rows(
     """Scores from `score_candidates` calls that scored exactly the run's candidates.
 
     A model could pass altered assets or its own threshold; such rows are ignored,
-    and the workflow scores those candidates itself.
+    and the workflow scores those candidates itself. Candidates given by reference or by
+    id alone are the run's own (workflows/candidate_refs.py).
     """
     current = {c["candidateId"]: c["asset"] for c in candidates}
+    entries = {c["candidateId"]: c for c in candidates}
     trusted_calls: set[str] = set()
     for m in messages:
         for call in getattr(m, "tool_calls", None) or []:
             if call.get("name") != "score_candidates":
                 continue
             args = call.get("args") or {}
-            scored = args.get("candidates") or []
+            given = args.get("candidates") or []
+            ref = args.get("candidatesRef")
+            scored = resolve_candidates(given, ref, entries) if isinstance(given, list) else []
             if args.get("threshold") is None and all(
                 isinstance(c, dict) and current.get(c.get("candidateId")) == c.get("asset")
                 for c in scored

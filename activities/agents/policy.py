@@ -175,6 +175,8 @@ def discovery(turn: Turn) -> list[Call] | str:
 def enrichment(turn: Turn) -> list[Call] | str:
     statements = turn.payload.get("statements", [])
     tags = turn.payload.get("domainTags", [])
+    # The workflow writes the candidates file as propose answers (the JSON-LD never passes
+    # through the model), so the last todo is done once propose has answered.
     plan = ["Resolve entities to DKG UALs", "Propose JSON-LD candidates", "Write candidates file"]
     # Names extraction could not tie to a DKG asset: the resolver looks them up once more.
     names = sorted(
@@ -225,31 +227,35 @@ def enrichment(turn: Turn) -> list[Call] | str:
                 maxCandidates=int(turn.payload.get("maxCandidates", 8)),
             ),
         ]
+    # Each candidate as the model sees it (workflows/candidate_refs.compact_view).
     proposed = turn.results("propose_knowledge_assets")
     if turn.step == 2:
-        return [
-            turn.call(
-                "write_file",
-                file_path="/research/candidates.jsonld",
-                content=json.dumps([p["asset"] for p in proposed], indent=1, sort_keys=True),
-            ),
-            turn.call("write_todos", todos=_todos([(p, "completed") for p in plan])),
-        ]
+        return [turn.call("write_todos", todos=_todos([(p, "completed") for p in plan]))]
     notes = [f"Entity mapping: {name} -> {ual}" for name, ual in sorted(links.items())]
     predicates = sorted(
-        {p["asset"]["additionalProperty"]["value"] for p in proposed if p.get("kind") != "entity"}
+        {p["claim"]["predicate"] for p in proposed if p.get("kind") != "entity" and p.get("claim")}
     )
     if predicates:
         notes.append(
             "Claim pattern: schema:Claim with about -> subject UAL and mentions -> object UAL; "
             f"predicates seen: {', '.join(predicates)}"
         )
-    linked = {ual for p in proposed for ual in p["asset"].get("linkedAssets", [])}
+    linked = {ual for p in proposed for ual in p.get("linkedAssets", [])}
     return _final(
         f"Enrichment proposed {len(proposed)} candidate Knowledge Assets linked to "
         f"{len(linked)} existing DKG assets.",
         notes=notes,
     )
+
+
+def _score_call(turn: Turn) -> Call:
+    """Score every candidate by the task's reference (tasks without one list them whole)."""
+    rules = turn.payload.get("validationRules", "")
+    ref = turn.payload.get("candidatesRef")
+    if ref:
+        return turn.call("score_candidates", candidatesRef=ref, validationRules=rules)
+    candidates = turn.payload.get("candidates", [])
+    return turn.call("score_candidates", candidates=candidates, validationRules=rules)
 
 
 def validation(turn: Turn) -> list[Call] | str:
@@ -259,11 +265,7 @@ def validation(turn: Turn) -> list[Call] | str:
             turn.call(
                 "write_todos", todos=_todos([(plan[0], "in_progress"), (plan[1], "pending")])
             ),
-            turn.call(
-                "score_candidates",
-                candidates=turn.payload.get("candidates", []),
-                validationRules=turn.payload.get("validationRules", ""),
-            ),
+            _score_call(turn),
         ]
     rows = turn.results("score_candidates")
     report = next((r["report"] for r in rows if "report" in r), "No candidates to validate.")

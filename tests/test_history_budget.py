@@ -1,0 +1,79 @@
+"""A long run stays inside issue 12's budget: history under 1 MB at maxIterations 10, at
+most 15 worker-dispatched activities, and no model call is sent a candidate's JSON-LD
+(the model sees candidates by reference, workflows/candidate_refs.py)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from temporalio.api.enums.v1 import EventType
+
+from kminer.config import Settings
+from kminer.runs import start_run
+from kminer.stack import Stack
+from tests.test_review import QUESTION, executed, local_activity_type
+from workflows.candidate_refs import CANDIDATES_FILE
+from workflows.contracts import MiningRequest, Phase
+from workflows.mining import MiningWorkflow
+
+HISTORY_LIMIT_BYTES = 1_000_000
+DISPATCHED_LIMIT = 15
+MODEL_CALL = "deepagents.invoke_model"
+# Every candidate's JSON-LD records when it was found (provenance.discoveredAt); neither
+# the compact view, the statements nor the scores carry that key.
+FULL_ASSET_MARK = b"discoveredAt"
+
+
+async def test_a_long_run_keeps_history_small_and_round_trips_few(
+    stack: Stack, settings: Settings
+) -> None:
+    request = MiningRequest(
+        query=QUESTION,
+        domainTags=["supply_chain", "general_risk"],
+        maxIterations=10,
+        review="auto",
+    )
+    handle = await start_run(stack.client, settings.task_queue, request)
+    result = await handle.result()
+    assert result.phase == Phase.COMPLETED
+    assert len(result.candidateAssets) >= 10, "a long run proposes many candidates"
+
+    size = 0
+    dispatched: Counter[str] = Counter()
+    local: Counter[str] = Counter()
+    model_events: set[int] = set()
+    model_payloads_with_assets = 0
+    async for event in handle.fetch_history_events():
+        size += event.ByteSize()
+        if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
+            attrs = event.activity_task_scheduled_event_attributes
+            dispatched[attrs.activity_type.name] += 1
+            if attrs.activity_type.name == MODEL_CALL:
+                model_events.add(event.event_id)
+                payloads = attrs.input.payloads
+                model_payloads_with_assets += any(FULL_ASSET_MARK in p.data for p in payloads)
+        elif event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
+            done = event.activity_task_completed_event_attributes
+            if done.scheduled_event_id in model_events:
+                payloads = done.result.payloads
+                model_payloads_with_assets += any(FULL_ASSET_MARK in p.data for p in payloads)
+        elif (name := local_activity_type(event)) is not None:
+            local[name] += 1
+
+    assert size < HISTORY_LIMIT_BYTES, size
+    assert sum(dispatched.values()) <= DISPATCHED_LIMIT, dispatched
+    assert dispatched[MODEL_CALL] >= 6, "the agents ran their loops"
+    assert model_payloads_with_assets == 0, "a model call carried a candidate's JSON-LD"
+    # The cheap tools ran beside the workflow: the resolver's lookups and the scoring.
+    assert local["dkg_find_related_assets"] >= 1 and local["score_candidates"] == 1, local
+
+    # The reference resolves: the file holds every candidate's full JSON-LD, and the
+    # agent's one score call (by reference) scored them all, so the workflow trusted it.
+    assets = json.loads(await handle.query(MiningWorkflow.research_file, CANDIDATES_FILE))
+    assert sorted(a["identifier"] for a in assets) == sorted(
+        a["identifier"] for a in result.candidateAssets
+    )
+    assert all("discoveredAt" in a["provenance"] for a in assets)
+    assert all("trustSignals" in a for a in result.candidateAssets)
+    assert await executed(handle, "score_candidates") == 1
