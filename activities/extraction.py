@@ -24,7 +24,7 @@ from typing import Any
 
 from activities.extraction_patterns import Gazetteer, predicate_for
 from activities.nlp import Mention, Resolver, mentions_in, parse
-from activities.relation_lexicon import GOVERNMENT_REFS
+from activities.relation_lexicon import GOVERNMENT_REFS, HEDGE_AUX, HEDGE_VERBS
 from activities.relations import Relation, relations_in
 from workflows.predicates import canonical, kinds_allow
 from workflows.tool_contracts import SourceDocument, Statement
@@ -79,7 +79,12 @@ def _fallback(sentence: Any, mentions: list[Mention], relations: list[Relation])
         subj, obj = (right, left) if swap else (left, right)
         if (predicate, obj.name) in explained or (predicate, "subject:" + subj.name) in explained:
             continue
-        out.append(Relation(subj, predicate, obj, method="pattern", cue=" ".join(gap.split())))
+        between = [t for t in sentence if left.end <= t.idx < right.start]
+        # "X plans studies in Y", "X does not supply Y": the gap's own words qualify it.
+        hedged = any(t.lemma_.lower() in HEDGE_VERBS | HEDGE_AUX for t in between)
+        negated = any(t.dep_ == "neg" for t in between)
+        out.append(Relation(subj, predicate, obj, negated, hedged, "pattern",
+                            " ".join(gap.split())))  # fmt: skip
         if not swap and predicate in _DITRANSITIVE:
             carried = (subj, predicate)
     return out

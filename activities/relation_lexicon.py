@@ -135,11 +135,27 @@ VERB_RULES: list[tuple[frozenset[str], frozenset[str], str, bool, frozenset[str]
     ),
     (frozenset({"weigh"}), frozenset({"on"}), "affectedBy", True, ANY),
     (
-        frozenset("sponsor fund finance back bankroll".split()),
+        frozenset("sponsor co-sponsor cosponsor fund finance back bankroll".split()),
         frozenset({"dobj"}),
         "sponsors",
         False,
         ANY,
+    ),
+    (
+        # "Eli Lilly is running SURPASS-CVOT": whoever runs a trial is behind it.
+        frozenset("run conduct lead launch start".split()),
+        frozenset({"dobj"}),
+        "sponsors",
+        False,
+        frozenset({"medicalstudy"}),
+    ),
+    (
+        # "SURMOUNT-5 will compare Tirzepatide with Semaglutide"
+        frozenset({"compare"}),
+        frozenset({"dobj", "with"}),
+        "studies",
+        False,
+        frozenset({"drug", "product"}),
     ),
     (
         frozenset("test evaluate study investigate assess examine trial".split()),
@@ -255,6 +271,15 @@ EVENT_NOUNS = frozenset(
 RESTRICTION_NOUNS = frozenset(
     "ban restriction control curb embargo quota moratorium licensing sanction".split()
 )
+# "patients with Melanoma": who a trial enrols names the condition it studies.
+POPULATION_NOUNS = frozenset(
+    "patient people participant adult child volunteer subject person man woman".split()
+)
+# "the study", "the trial": the last entity of that kind the text named.
+REFERENT_FAMILIES: dict[str, frozenset[str]] = {
+    "study": frozenset({"medicalstudy"}),
+    "trial": frozenset({"medicalstudy"}),
+}
 # "the government", "the authorities": the country the text is talking about.
 GOVERNMENT_REFS = frozenset({"government", "authorities", "state"})
 # Determiners that make a bare noun point back to something already said.

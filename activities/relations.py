@@ -38,8 +38,10 @@ from activities.relation_lexicon import (
     OWN_VERBS,
     PASSIVE_LOCATION_VERBS,
     PASSIVE_STATE_VERBS,
+    POPULATION_NOUNS,
     PRONOUNS,
     QUANTITY_NOUNS,
+    REFERENT_FAMILIES,
     RESTRICTING_VERBS,
     VERB_PREPS_ON_OBJECT,
     VERB_RULES,
@@ -116,6 +118,8 @@ def _negated(verb: Any) -> bool:
 def _hedged(verb: Any) -> bool:
     if any(c.dep_ == "aux" and _lemma(c) in HEDGE_AUX for c in verb.children):
         return True
+    if _lemma(verb) in HEDGE_VERBS:
+        return True  # "Merck plans studies in X": a plan, not a study
     t = verb
     for _ in range(3):
         if t.dep_ not in ("xcomp", "ccomp") or t.head is t:
@@ -138,12 +142,23 @@ def _slots(verb: Any) -> list[tuple[str, Any]]:
             slots.extend(("dative", g) for g in c.children if g.dep_ == "pobj")
         elif c.dep_ == "prep":
             for prep in [c, *[g for g in c.children if g.dep_ == "conj" and g.dep_ != "pobj"]]:
-                slots.extend((_lemma(prep), g) for g in prep.children if g.dep_ == "pobj")
+                for g in prep.children:
+                    if g.dep_ == "pobj":
+                        slots.append((_lemma(prep), g))
+                        slots.extend((_lemma(prep), h) for h in _population_of(g))
         elif c.dep_ == "agent":
             slots.extend(("agent", g) for g in c.children if g.dep_ == "pobj")
         elif c.dep_ == "prt":
             slots.extend((_lemma(c), g) for g in verb.children if g.dep_ == "dobj")
     return slots
+
+
+def _population_of(noun: Any) -> list[Any]:
+    """'patients with resected Melanoma' -> Melanoma: the condition of who is enrolled."""
+    if _lemma(noun) not in POPULATION_NOUNS:
+        return []
+    return [g for p in _preps(noun) if _lemma(p) == "with" for g in p.children
+            if g.dep_ == "pobj"]  # fmt: skip
 
 
 def _object_preps(noun: Any, depth: int = 0) -> list[tuple[str, Any]]:
@@ -154,6 +169,8 @@ def _object_preps(noun: Any, depth: int = 0) -> list[tuple[str, Any]]:
         for g in prep.children:
             if g.dep_ != "pobj":
                 continue
+            if lemma == "in" and _population_of(g):
+                out.extend(("in", h) for h in _population_of(g))  # "tested X in patients with Y"
             if lemma in VERB_PREPS_ON_OBJECT:
                 out.append((lemma, g))
             elif lemma == "of" and depth < 2:
@@ -353,6 +370,7 @@ def _from_nouns(sent: SentenceView, out: list[Relation]) -> None:
     for tok in sent.sent:
         if tok.pos_ not in ("NOUN", "PROPN") or tok.i in sent.owner:
             continue
+        _named_trial(sent, tok, out)
         holders: list[Mention] = []
         if tok.dep_ == "appos":
             holders = sent.entities_at(tok.head, via_noun=False)
@@ -376,6 +394,27 @@ def _from_nouns(sent: SentenceView, out: list[Relation]) -> None:
             for c in tok.children:
                 if c.dep_ in ("compound", "poss") and c.i in sent.owner:
                     _emit(out, sent, holders, rule[0], rule[1], c, (False, False), tok.text)
+
+
+def _named_trial(sent: SentenceView, tok: Any, out: list[Relation]) -> None:
+    """'the Clarity AD trial of Lecanemab in Alzheimer's disease': a trial noun named by a
+    study studies what its "of", "in" and "with" phrases name."""
+    if REFERENT_FAMILIES.get(_lemma(tok)) is None:
+        return
+    studies = [m for c in tok.children if c.dep_ == "compound" and c.i in sent.owner
+               for m in [sent.owner[c.i]] if m.family == "medicalstudy"]  # fmt: skip
+    if not studies:
+        return
+    for prep in _preps(tok):
+        if _lemma(prep) not in ("of", "in", "with"):
+            continue
+        for g in prep.children:
+            if g.dep_ != "pobj":
+                continue
+            for target in [g, *_population_of(g)]:
+                for o in sent.entities_at(target):
+                    if o.family in ("drug", "product", "medicalcondition"):
+                        out.extend(Relation(st, "studies", o, cue=tok.text) for st in studies)
 
 
 OWNER_PRONOUNS = frozenset({"its", "their"})

@@ -19,6 +19,7 @@ from activities.relation_lexicon import (
     EXPORT_NOUNS,
     GENERIC_NOUNS,
     GOVERNMENT_REFS,
+    REFERENT_FAMILIES,
     RESTRICTION_NOUNS,
 )
 
@@ -85,6 +86,8 @@ class SentenceView:
                 out.append(earlier)
             elif via_noun and (country := self.government_of(t)) is not None:
                 out.append(country)
+            elif via_noun and (same := self.kind_referent(t)) is not None:
+                out.append(same)  # "Biogen co-sponsors the study"
             elif via_noun:
                 # "the Bikita mine", "Albemarle's plant": an entity compounded, named or
                 # possessing a common noun head stands for the phrase.
@@ -146,6 +149,15 @@ class SentenceView:
         while last > head.i and self.doc[last].pos_ in ("PUNCT", "CCONJ"):
             last -= 1
         return phrase_mention(self.doc[first : last + 1], "event", "Event")
+
+    def kind_referent(self, tok: Any) -> Mention | None:
+        """"the study" / "the trial": the last entity of that kind named before it."""
+        families = REFERENT_FAMILIES.get(tok.lemma_.lower())
+        if families is None or not _is_bare_definite(tok):
+            return None
+        earlier = [m for m in [*self.before, *self.mentions]
+                   if m.start < tok.idx and m.family in families]  # fmt: skip
+        return earlier[-1] if earlier else None
 
     def government_of(self, tok: Any) -> Mention | None:
         """"the government" / "the authorities": the last country named before it."""

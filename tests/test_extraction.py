@@ -392,3 +392,49 @@ def test_a_passage_carries_the_whole_sentences_before_it_as_context() -> None:
     # A limit that cuts a sentence keeps only the whole ones after the cut.
     assert context_before(body, start, limit=30) == "Second one is longer."
     assert context_before(body, 0) == "" and context_before(body, None) == ""
+
+
+TRIAL_GAZ: list[tuple[str, str, str]] = [
+    ("Orvane Bio", U + "201", "Corporation"),
+    ("Halden Pharma", U + "202", "Corporation"),
+    ("ARBOR-3", U + "203", "MedicalStudy"),
+    ("Velostat", U + "204", "Drug"),
+    ("Quorelin", U + "205", "Drug"),
+    ("Psoriasis", U + "206", "MedicalCondition"),
+]
+
+
+def read_trials(text: str) -> list[Statement]:
+    return read_statements(SourceDocument(text=text, source=SRC), TRIAL_GAZ, Resolver(TRIAL_GAZ))
+
+
+def test_whoever_runs_a_trial_sponsors_it() -> None:
+    out = triples(read_trials("Orvane Bio is also running ARBOR-3 to test skin outcomes."))
+    assert ("Orvane Bio", "sponsors", "ARBOR-3") in out
+
+
+def test_a_trial_that_compares_two_drugs_studies_both() -> None:
+    out = triples(read_trials("ARBOR-3 will compare Velostat with Quorelin from Halden Pharma."))
+    assert {("ARBOR-3", "studies", "Velostat"), ("ARBOR-3", "studies", "Quorelin")} <= out
+
+
+def test_the_patients_a_trial_enrols_name_the_condition_it_studies() -> None:
+    text = "Orvane Bio sponsors ARBOR-3, which tested Velostat in patients with severe Psoriasis."
+    assert ("ARBOR-3", "studies", "Psoriasis") in triples(read_trials(text))
+
+
+def test_a_trial_noun_named_by_a_study_studies_its_of_and_in_phrases() -> None:
+    text = "Orvane Bio sponsors the ARBOR-3 trial of Velostat in Psoriasis."
+    out = triples(read_trials(text))
+    assert {("ARBOR-3", "studies", "Velostat"), ("ARBOR-3", "studies", "Psoriasis")} <= out
+
+
+def test_the_study_refers_back_to_the_trial_named_before() -> None:
+    text = "ARBOR-3 enrolled 900 adults. Halden Pharma funds the study."
+    assert ("Halden Pharma", "sponsors", "ARBOR-3") in triples(read_trials(text))
+
+
+def test_a_plan_is_not_a_fact_even_when_only_the_words_between_names_say_it() -> None:
+    out = read_trials("The phase 3 trial has started, and Orvane Bio plans studies in Psoriasis.")
+    plans = [s for s in out if (s.subject, s.object) == ("Orvane Bio", "Psoriasis")]
+    assert plans and all(s.hedged for s in plans)
