@@ -29,7 +29,6 @@ NEW_ENTITY_FAMILIES = {
     "event": "Event",
 }
 ENTITY_PREFIX = "urn:kminer:entity:"
-MAX_PRODUCT_WORDS = 5
 # Phrases ("Chile's royalty reform") may name a DKG event or product whose label says more
 # ("Chile lithium royalty reform proposal"): matched when every word of the phrase is in it.
 # A phrase names a DKG asset of a kind it can be: an event phrase an event or a document,
@@ -67,14 +66,9 @@ class EntityRef:
         return type_family(self.type)
 
 
-def _is_phrase(name: str, family: str = "") -> bool:
-    """A descriptive phrase ("Chile's royalty reform"), not a proper name of its own.
-
-    Goods are named in lower case ("raw lithium ore", "infusion pumps"): a product name is
-    a phrase only when it has a possessive or runs long."""
+def _is_phrase(name: str) -> bool:
+    """A descriptive phrase ("Chile's royalty reform"), not a proper name of its own."""
     words = name.split()
-    if family == "product":
-        return "'s" in name or "’s" in name or len(words) > MAX_PRODUCT_WORDS
     return any(w[:1].islower() for w in words[1:]) and not name.isupper()
 
 
@@ -177,6 +171,6 @@ class EntityResolver:
         phrase = self._phrase(name, family)
         if phrase is not None:
             return EntityRef(phrase[0], phrase[2], ual=phrase[1], aliases=[name])
-        if family in NEW_ENTITY_FAMILIES and not _is_phrase(name, family):
+        if family in NEW_ENTITY_FAMILIES and not _is_phrase(name):
             return EntityRef(name, typ, new_id=new_entity_id(name, family))
         return EntityRef(name, typ)

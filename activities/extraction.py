@@ -32,9 +32,6 @@ from workflows.tool_contracts import SourceDocument, Statement
 __all__ = ["read_statements", "Statement"]
 
 # Verbs that take a recipient after their direct object ("supplies X to B").
-GOODS_PREDICATES = frozenset(
-    {"produces", "restrictsExportsOf", "imposesTariffsOn", "nationalises", "exportsTo"}
-)
 _DITRANSITIVE = frozenset({"supplies", "produces", "exportsTo", "sponsors"})
 _RECIPIENT_GAP = re.compile(r"^\W*(?:to|for)\W*$", re.IGNORECASE)
 MAX_STATEMENTS_PER_TEXT = 40
@@ -141,9 +138,6 @@ def read_statements(
                 continue
             seen.add(key)
             start = offset + at if offset is not None else None
-            # Goods a relation takes ("banned exports of raw lithium ore") are products.
-            goods = obj.family == "concept" and predicate in GOODS_PREDICATES
-            obj_type = "Product" if goods else obj.type
             out.append(
                 Statement(
                     subject=subj.name,
@@ -152,7 +146,7 @@ def read_statements(
                     predicate=predicate,
                     object=obj.name,
                     objectUal=obj.ual,
-                    objectType=obj_type,
+                    objectType=obj.type,
                     sentence=sentence,
                     source=doc.source,
                     sourceTitle=doc.title,

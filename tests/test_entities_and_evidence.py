@@ -57,16 +57,6 @@ def test_unknown_proper_names_become_new_entities(resolver) -> None:
     assert resolver.ref("a royalty increase", "Event", None).new_id is None  # a phrase
 
 
-def test_goods_named_in_lower_case_become_new_products(resolver) -> None:
-    pumps = resolver.ref("volumetric infusion pumps", "Product", None)
-    assert pumps.new_id == new_entity_id("volumetric infusion pumps", "product")
-    # A possessive or a long description is a phrase, not a product's name.
-    assert resolver.ref("Vorn's tungsten output", "Product", None).new_id is None
-    assert resolver.ref("ore mined in the north of the country", "Product", None).new_id is None
-    # An untyped concept stays a concept.
-    assert resolver.ref("volumetric infusion pumps", "DefinedTerm", None).new_id is None
-
-
 def test_short_long_and_acronym_forms_merge() -> None:
     merged = merge_aliases(
         [("Bikita", "place"), ("Bikita Minerals", "organization"), ("Cryon", "organization"),

@@ -89,10 +89,10 @@ def test_an_apposition_relates_its_entities_and_nothing_else() -> None:
     assert not any("Rosatom" in (s, o) and p == "partnerOf" for s, p, o in out)
 
 
-def test_a_ban_on_exports_names_the_goods_as_a_product() -> None:
+def test_a_ban_on_exports_names_the_goods_as_a_concept() -> None:
     out = read("Zimbabwe banned exports of raw lithium ore in December 2022.")
     assert triples(out) == {("Zimbabwe", "restrictsExportsOf", "raw lithium ore")}
-    assert out[0].objectUal is None and out[0].objectType == "Product"
+    assert out[0].objectUal is None and out[0].objectType == "DefinedTerm"
 
 
 def test_a_policy_owned_by_a_country_is_what_affects_others() -> None:
@@ -438,13 +438,3 @@ def test_a_plan_is_not_a_fact_even_when_only_the_words_between_names_say_it() ->
     out = read_trials("The phase 3 trial has started, and Orvane Bio plans studies in Psoriasis.")
     plans = [s for s in out if (s.subject, s.object) == ("Orvane Bio", "Psoriasis")]
     assert plans and all(s.hedged for s in plans)
-
-
-def test_goods_a_relation_takes_are_typed_as_products() -> None:
-    found = read_statements(
-        SourceDocument(text="Freedonia banned exports of raw tungsten ore in 2022.", source=SRC),
-        EV_GAZ,
-        Resolver(EV_GAZ),
-    )
-    ore = next(s for s in found if s.predicate == "restrictsExportsOf")
-    assert (ore.object, ore.objectType) == ("raw tungsten ore", "Product")
