@@ -102,7 +102,9 @@ def merge_aliases(names: list[tuple[str, str]]) -> dict[str, str]:
             if long_family != family:
                 continue
             long_norm = normalise_name(long_name).split()
-            if norm == long_norm[: len(norm)] and norm:
+            # "Bikita" for "Bikita Minerals" is a short form; "gallium" for "gallium
+            # arsenide substrates" is another thing: only a proper name is shortened.
+            if norm == long_norm[: len(norm)] and norm and name[:1].isupper():
                 target = long_name
                 break
             if len(name) >= 2 and name.isupper() and _acronym(long_name) == name:

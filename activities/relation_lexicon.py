@@ -14,6 +14,19 @@ PLACE = frozenset({"place", "organization"})
 PRODUCT = frozenset({"product", "concept"})
 ANY: frozenset[str] = frozenset()
 
+# Verbs whose subject is a cause and whose object is affected by it.
+AFFECT_VERBS = frozenset(
+    "affect hit disrupt hurt threaten endanger damage delay jeopardise jeopardize "
+    "squeeze pressure expose impact".split()
+)
+# Verbs of an interruption: "X stopped its service after attacks on ships" -> X is affected
+# by the attacks.
+INTERRUPTED_VERBS = frozenset(
+    "stop halt suspend cut lose close delay divert reroute reduce shut pause withdraw "
+    "abandon cancel postpone idle curtail".split()
+)
+# Prepositions that put a cause after the interruption.
+CAUSE_PREPS = frozenset({"after", "following", "amid"})
 # (verb lemmas, slots, predicate, swap subject/object, object families allowed; empty = any)
 VERB_RULES: list[tuple[frozenset[str], frozenset[str], str, bool, frozenset[str]]] = [
     (
@@ -124,10 +137,7 @@ VERB_RULES: list[tuple[frozenset[str], frozenset[str], str, bool, frozenset[str]
         frozenset({"organization", "product", "concept"}),
     ),
     (
-        frozenset(
-            "affect hit disrupt hurt threaten endanger damage delay jeopardise jeopardize "
-            "squeeze pressure expose impact".split()
-        ),
+        AFFECT_VERBS,
         frozenset({"dobj"}),
         "affectedBy",
         True,
@@ -222,7 +232,8 @@ COMPOUND_OVERRIDES: dict[tuple[str, str], str] = {
     **{(c, n): "supplies" for c in ("offtake", "supply", "sales", "purchase")
        for n in ("agreement", "deal", "contract", "pact", "accord", "mou")},
     **{("export", n): "restrictsExportsOf" for n in (
-        "ban", "restriction", "control", "curb", "quota", "embargo", "prohibition", "limit")},
+        "ban", "restriction", "control", "curb", "quota", "embargo", "prohibition", "limit",
+        "licensing", "licence", "license", "permit")},
 }  # fmt: skip
 RESTRICTING_VERBS = frozenset(
     "ban restrict prohibit curb limit halt suspend block stop end cap control freeze".split()
@@ -263,6 +274,7 @@ EVENT_NOUNS = frozenset(
     nationalization expropriation royalty royalties tax taxes drought droughts flood floods
     strike strikes war conflict crisis shortage shortages outage outages dispute disputes
     protest protests election listing moratorium outbreak outbreaks attack attacks diversion
+    delay delays
     diversions disruption disruptions licensing frost suspension revocation cancellation
     storm storms fire fires""".split()
 )

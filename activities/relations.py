@@ -18,12 +18,14 @@ entity was named, the noun phrase itself becomes a concept object for the predic
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from activities.event_clauses import NOMINALS, deprivations, harmed_by_clause, object_phrase
 from activities.nlp import Mention
 from activities.relation_lexicon import (
+    AFFECT_VERBS,
+    CAUSE_PREPS,
     COMPOUND_OVERRIDES,
     CONCEPT_OBJECT_PREDICATES,
     CONTRACT_NOUNS,
@@ -31,6 +33,7 @@ from activities.relation_lexicon import (
     EXPORT_NOUNS,
     HEDGE_AUX,
     HEDGE_VERBS,
+    INTERRUPTED_VERBS,
     KNOWN_VERBS,
     LIST_NOUNS,
     LIST_VERBS,
@@ -268,6 +271,11 @@ def _from_verb(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
     subjects = [m for h in subj_heads for m in sent.entities_at(h)]
     if not subjects and any(_refers_back(h) for h in subj_heads):
         subjects = sent.antecedent(verb)
+    if not subjects and lemma in AFFECT_VERBS:
+        # "affected by the licensing delays": a cause no entity stands behind.
+        subjects = [c for h in subj_heads if (c := sent.cause_phrase(h)) is not None]
+    if subjects and lemma in INTERRUPTED_VERBS:
+        _interrupted_by(sent, verb, subjects, flags, out)
     if not passive:
         # "X revoked Y's licences": Y is affected by the revocation, whoever did it.
         for holder, event, fl in deprivations(sent, verb, subjects, flags):
@@ -365,6 +373,20 @@ def _from_verb(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
                     )
 
 
+def _interrupted_by(
+    sent: SentenceView, verb: Any, subjects: list[Mention], flags: tuple[bool, bool],
+    out: list[Relation],
+) -> None:
+    """'Baltora stopped its Suez service after attacks on ships in the Red Sea': whoever
+    had to stop is affected by the cause the sentence gives."""
+    for prep in (c for c in verb.children if c.dep_ == "prep" and _lemma(c) in CAUSE_PREPS):
+        for g in (c for c in prep.children if c.dep_ == "pobj"):
+            cause = sent.entities_at(g) or [c for c in [sent.cause_phrase(g)] if c]
+            out.extend(Relation(s, "affectedBy", c, *flags, "dependency", _lemma(prep))
+                       for s in subjects if s.family == "organization" for c in cause
+                       if c.family == "event")  # fmt: skip
+
+
 def _from_nouns(sent: SentenceView, out: list[Relation]) -> None:
     """Appositions and possessives: 'X, a subsidiary of Y'; "Y's acquisition of X"."""
     for tok in sent.sent:
@@ -444,6 +466,22 @@ def _own_sites(sent: SentenceView, out: list[Relation]) -> None:
                    for o in owners for site in sites)  # fmt: skip
 
 
+# Relations only a state takes: done by "China's Ministry of Commerce", China does them.
+STATE_ACTIONS = frozenset({"restrictsExportsOf", "imposesTariffsOn", "sanctions", "nationalises"})
+_POSSESSIVE = frozenset({"'s ", "\u2019s "})
+
+
+def _as_state_action(rel: Relation, mentions: list[Mention], text: str) -> Relation:
+    """A state action by a country's own body ("India's trade directorate") is the
+    country's: its subject becomes the country that owns the body."""
+    if rel.predicate not in STATE_ACTIONS or rel.subject.family != "organization":
+        return rel
+    for m in mentions:
+        if m.type == "Country" and text[m.end : rel.subject.start] in _POSSESSIVE:
+            return replace(rel, subject=m)
+    return rel
+
+
 def relations_in(
     sent: Any, mentions: list[Mention], before: list[Mention] | None = None
 ) -> list[Relation]:
@@ -458,6 +496,7 @@ def relations_in(
             _from_verb(state, tok, out)
     _from_nouns(state, out)
     _own_sites(state, out)
+    out = [_as_state_action(r, mentions, sent.doc.text) for r in out]
     unique: dict[tuple[str, str, str], Relation] = {}
     for r in out:
         unique.setdefault((r.subject.name, r.predicate, r.object.name), r)

@@ -19,6 +19,7 @@ from activities.relation_lexicon import (
     EXPORT_NOUNS,
     GENERIC_NOUNS,
     GOVERNMENT_REFS,
+    PRONOUNS,
     REFERENT_FAMILIES,
     RESTRICTION_NOUNS,
 )
@@ -27,7 +28,7 @@ from activities.relation_lexicon import (
 # in Jiangsu", "China's export controls"), unlike a bare "the outbreak".
 _EVENT_MODIFIERS = frozenset({"compound", "amod", "poss", "nmod", "prep"})
 # Prepositions whose phrase belongs to an event's name.
-_EVENT_PREPS = frozenset({"of", "for", "on", "in", "against", "to"})
+_EVENT_PREPS = frozenset({"of", "for", "on", "in", "against", "to", "with", "over"})
 
 
 def _event_kind(lemma: str) -> str:
@@ -88,6 +89,9 @@ class SentenceView:
                 out.append(country)
             elif via_noun and (same := self.kind_referent(t)) is not None:
                 out.append(same)  # "Biogen co-sponsors the study"
+            elif via_noun and t.dep_ == "nsubjpass" and t.lower_ in PRONOUNS:
+                # "X said it had been affected by Y": the passive's "it" is X.
+                out.extend(m for m in self.antecedent(t.head) if m not in out)
             elif via_noun:
                 # "the Bikita mine", "Albemarle's plant": an entity compounded, named or
                 # possessing a common noun head stands for the phrase.
@@ -136,6 +140,15 @@ class SentenceView:
                 continue
             return self._event_span(u)
         return None
+
+    def cause_phrase(self, tok: Any) -> Mention | None:
+        """An event noun with its particulars and no entity behind it ("the licensing
+        delays", "attacks on merchant ships"), read as a cause."""
+        if tok.pos_ != "NOUN" or tok.lemma_.lower() not in EVENT_NOUNS or tok.i in self.owner:
+            return None
+        if not any(c.dep_ in _EVENT_MODIFIERS for c in tok.children):
+            return None
+        return self._event_span(tok)
 
     def _event_span(self, head: Any) -> Mention | None:
         """The named event a head noun and its modifiers make, articles left out."""

@@ -68,6 +68,11 @@ def test_short_long_and_acronym_forms_merge() -> None:
     assert merged["Bikita"] == "Bikita"  # another kind of thing: not merged
 
 
+def test_a_common_noun_is_not_a_short_form_of_a_longer_product() -> None:
+    merged = merge_aliases([("tungsten", "product"), ("tungsten carbide inserts", "product")])
+    assert merged["tungsten"] == "tungsten"
+
+
 def test_phrases_for_one_concept_match() -> None:
     assert same_end("raw lithium ore", "unprocessed lithium ore")
     assert not same_end("lithium ore", "lithium carbonate")

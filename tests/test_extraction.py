@@ -438,3 +438,28 @@ def test_a_plan_is_not_a_fact_even_when_only_the_words_between_names_say_it() ->
     out = read_trials("The phase 3 trial has started, and Orvane Bio plans studies in Psoriasis.")
     plans = [s for s in out if (s.subject, s.object) == ("Orvane Bio", "Psoriasis")]
     assert plans and all(s.hedged for s in plans)
+
+
+def test_a_state_action_by_a_countrys_own_body_is_the_countrys() -> None:
+    text = "Sylvania's Ministry of Trade has tightened export licensing for tungsten and cobalt."
+    out = read_events(text)
+    assert {("Sylvania", "restrictsExportsOf", "tungsten"),
+            ("Sylvania", "restrictsExportsOf", "cobalt")} <= out  # fmt: skip
+    assert not any(s == "Ministry of Trade" for s, _, _ in out)
+
+
+def test_whoever_had_to_stop_after_an_event_is_affected_by_it() -> None:
+    text = (
+        "Osterra Mining has stopped shipping ore through the port after attacks on trucks "
+        "in the border region."
+    )
+    assert ("Osterra Mining", "affectedBy", "attacks on trucks in the border region") in (
+        read_events(text)
+    )
+    # A reason that is no event is no cause.
+    assert read_events("Osterra Mining stopped shipping ore after the first quarter.") == set()
+
+
+def test_a_cause_no_entity_stands_behind_is_named_by_its_phrase() -> None:
+    text = "Brannock Foods said it had also been affected by the licensing delays."
+    assert ("Brannock Foods", "affectedBy", "licensing delays") in read_events(text)
