@@ -110,7 +110,9 @@ def read_statements(
     text = _described(doc) if doc.subject else doc.text
     # The sentences before the passage are parsed with it, so "the outbreak" and "it" can
     # point back to them; only the passage's own sentences yield statements.
-    lead_in = f"{doc.context}\n\n" if doc.context and not doc.subject else ""
+    # The title leads them: "the diversions" may refer to the headline's "Red Sea diversions".
+    before = [t for t in (doc.title, doc.context) if t] if not doc.subject else []
+    lead_in = "".join(_as_sentences(t) for t in before)
     full = lead_in + text
     parsed = parse(full)
     mentions = mentions_in(parsed, gazetteer, resolver, doc.names)
@@ -161,6 +163,12 @@ def read_statements(
                 )
             )
     return out
+
+
+def _as_sentences(text: str) -> str:
+    """Text read before a passage, ended so it never runs into the passage's first sentence."""
+    text = text.strip()
+    return f"{text}{'' if text[-1:] in '.!?' else '.'}\n\n"
 
 
 def _refers_to_a_country(sent: Any) -> bool:

@@ -24,6 +24,20 @@ class SearchBackend(Protocol):
 CANDIDATE_POOL = 5
 W_LEXICAL_RANK = 0.4
 W_SEMANTIC = 0.6
+# Passages one document may place in a search's answer, and in the pool it is drawn from.
+PER_DOCUMENT = 2
+POOL_PER_DOCUMENT = 4
+
+
+def _per_document(hits: list[Any], limit: int) -> list[Any]:
+    """The first `limit` hits, at most `PER_DOCUMENT` from any one document."""
+    kept: list[Any] = []
+    seen: dict[int, int] = {}
+    for hit in hits:
+        if seen.get(hit.documentId, 0) < PER_DOCUMENT:
+            seen[hit.documentId] = seen.get(hit.documentId, 0) + 1
+            kept.append(hit)
+    return kept[:limit]
 
 
 # A run of two to five capitalised words, joined by spaces (line breaks of wrapped text
@@ -87,9 +101,13 @@ class CorpusSearch:
         return self._documents[key]
 
     def _ranked(self, query: str, max_results: int) -> list[Any]:
-        pool = self._index.search(query, max_results=max_results * CANDIDATE_POOL)
+        # The pool admits more passages of one document than the answer keeps, so the
+        # document's best passages by meaning, not by words alone, are the ones kept.
+        pool = self._index.search(
+            query, max_results=max_results * CANDIDATE_POOL, per_document=POOL_PER_DOCUMENT
+        )
         if self._embedder is None or len(pool) <= 1:
-            return pool[:max_results]
+            return _per_document(pool, max_results)
         vectors = self._embedder.embed([query, *(f"{h.title}. {h.content}" for h in pool)])
         cosines = (vectors[1:] @ vectors[0]).tolist()
         n = len(pool)
@@ -98,7 +116,7 @@ class CorpusSearch:
             for rank, cos in enumerate(cosines)
         ]
         order = sorted(blended, key=lambda br: (-br[0], br[1]))
-        return [pool[rank] for _, rank in order[:max_results]]
+        return _per_document([pool[rank] for _, rank in order], max_results)
 
     def search(self, query: str, max_results: int) -> list[dict[str, Any]]:
         hits = self._ranked(query, max_results)

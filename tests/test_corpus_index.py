@@ -354,3 +354,15 @@ def test_each_document_mentions_at_least_two_seed_entities(
         text = " ".join(path.read_text(encoding="utf-8").split())
         found = {label.lower() for label, pattern in patterns.items() if pattern.search(text)}
         assert len(found) >= 2, (path.name, found)
+
+
+def test_a_search_answer_keeps_at_most_two_passages_of_a_document_in_rank_order() -> None:
+    from types import SimpleNamespace
+
+    from activities.search import PER_DOCUMENT, _per_document
+
+    hits = [SimpleNamespace(documentId=d, n=i) for i, d in enumerate([1, 1, 2, 1, 3, 2, 2])]
+    kept = _per_document(hits, 10)
+    assert [(h.documentId, h.n) for h in kept] == [(1, 0), (1, 1), (2, 2), (3, 4), (2, 5)]
+    assert PER_DOCUMENT == 2
+    assert [h.n for h in _per_document(hits, 3)] == [0, 1, 2]
