@@ -111,6 +111,37 @@ def rows(r: dict[str, Any]) -> list[tuple[str, Any, str, str]]:
     return out
 
 
+def cpu_section(cpu: dict[str, Any]) -> list[str]:
+    """Where a worker's CPU goes (bench/cpu_profile.py), with the figures before the
+    content caches when they were recorded beside it (`before`)."""
+    if not cpu:
+        return []
+    before = cpu.get("before", {})
+    cols = [("now", cpu)] + ([("before", before)] if before else [])
+    lines = [
+        "## Where a worker's CPU goes",
+        "",
+        f"`bench/cpu_profile.py --runs {cpu['runs']} --spy FILE`: {cpu['runs']} runs of the "
+        "throughput question at once on one in-process worker, after a warm-up run; py-spy "
+        "samples the threads holding the GIL (onnxruntime's inference releases it and is "
+        "under-counted). Shares of the samples:",
+        "",
+        "| | " + " | ".join(name for name, _ in cols) + " |",
+        "|---|" + "---|" * len(cols),
+        "| process CPU a run (s) | "
+        + " | ".join(str(c.get("cpu_s_per_run", "—")) for _, c in cols) + " |",
+        f"| wall time of the {cpu['runs']} runs (s) | "
+        + " | ".join(str(c.get("wall_s", "—")) for _, c in cols) + " |",
+    ]  # fmt: skip
+    for title, key in (("what", "what"), ("for whom", "for_whom")):
+        names = list(dict.fromkeys([n for _, c in cols for n in c.get(key, {})]))
+        lines.append(f"| **{title}** |" + " |" * len(cols))
+        for name in names:
+            cells = [f"{c.get(key, {}).get(name, 0.0)} %" for _, c in cols]
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
 def plot(thr: dict[str, Any]) -> bool:
     if not thr.get("sweep"):
         return False
@@ -193,6 +224,7 @@ def main() -> int:
             cells = (s["runs"], s["runs_per_min"], s["p50_s"], s["p95_s"], s["errors"])
             lines.append("| " + " | ".join(str(c) for c in cells) + " |")
         lines.append("")
+    lines += cpu_section(results.get("cpu_profile", {}))
     DOC.write_text("\n".join(lines))
     print(f"wrote {DOC.relative_to(ROOT)}" + (f" and {PLOT.relative_to(ROOT)}" if has_plot else ""))
     return 0
