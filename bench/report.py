@@ -123,8 +123,9 @@ def cpu_section(cpu: dict[str, Any]) -> list[str]:
         "",
         f"`bench/cpu_profile.py --runs {cpu['runs']} --spy FILE`: {cpu['runs']} runs of the "
         "throughput question at once on one in-process worker, after a warm-up run; py-spy "
-        "samples the threads holding the GIL (onnxruntime's inference releases it and is "
-        "under-counted). Shares of the samples:",
+        "samples (100 a second) the threads holding the GIL, so onnxruntime's inference "
+        "(it releases the GIL) and the Rust core are under-counted. Each cell: milliseconds "
+        "of GIL time a run (samples / runs x 10 ms) and the share of all samples.",
         "",
         "| | " + " | ".join(name for name, _ in cols) + " |",
         "|---|" + "---|" * len(cols),
@@ -133,12 +134,19 @@ def cpu_section(cpu: dict[str, Any]) -> list[str]:
         f"| wall time of the {cpu['runs']} runs (s) | "
         + " | ".join(str(c.get("wall_s", "—")) for _, c in cols) + " |",
     ]  # fmt: skip
+
+    def cell(c: dict[str, Any], key: str, name: str) -> str:
+        pct = c.get(key, {}).get(name, 0.0)
+        ms = pct / 100 * c.get("samples", 0) * 10 / max(1, c.get("runs", 1))
+        return f"{ms:.0f} ms ({pct} %)"
+
     for title, key in (("what", "what"), ("for whom", "for_whom")):
-        names = list(dict.fromkeys([n for _, c in cols for n in c.get(key, {})]))
+        names = {n for _, c in cols for n in c.get(key, {})}
+        weight = {n: max(c.get(key, {}).get(n, 0.0) * c.get("samples", 0) for _, c in cols)
+                  for n in names}  # fmt: skip
         lines.append(f"| **{title}** |" + " |" * len(cols))
-        for name in names:
-            cells = [f"{c.get(key, {}).get(name, 0.0)} %" for _, c in cols]
-            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        for name in sorted(names, key=lambda n: (n == "other", -weight[n], n)):
+            lines.append(f"| {name} | " + " | ".join(cell(c, key, name) for _, c in cols) + " |")
     return [*lines, ""]
 
 
