@@ -19,8 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from activities.extraction import read_statements
 from activities.nlp import Resolver
+from activities.statement_reads import StatementReader
 from storage.dkg_index import normalise_name, tokens, type_family
 from workflows.predicates import canonical
 from workflows.tool_contracts import EvidenceItem, SourceDocument, Statement
@@ -92,7 +92,9 @@ class DkgCorroborator:
     ) -> None:
         self._dkg = dkg
         self._gazetteer = gazetteer
-        self._resolver = Resolver(gazetteer)
+        # Descriptions are read through the process-wide memo: every run corroborates
+        # against the same staked assets.
+        self._reader = StatementReader(gazetteer, Resolver(gazetteer))
         self._relevance_of = relevance_of
         self._assets: dict[str, dict[str, Any] | None] = {}
         self._read: dict[str, list[Statement]] = {}
@@ -120,10 +122,8 @@ class DkgCorroborator:
         if ual not in self._read:
             name, text = self._description(ual)
             self._read[ual] = (
-                read_statements(
-                    SourceDocument(text=text, source=ual, title=name, subject=name or None),
-                    self._gazetteer,
-                    self._resolver,
+                self._reader.read(
+                    SourceDocument(text=text, source=ual, title=name, subject=name or None)
                 )
                 if text
                 else []

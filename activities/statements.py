@@ -16,7 +16,6 @@ from temporalio import activity
 
 from activities.common import Auditor, cap_results
 from activities.embeddings import Embedder
-from activities.extraction import read_statements
 from activities.extraction_patterns import Gazetteer, find_mentions
 from activities.nlp import Resolver, ResolverCache, mentions_in, parse
 from activities.relevance import (
@@ -27,6 +26,7 @@ from activities.relevance import (
     passage_text,
     relevance,
 )
+from activities.statement_reads import StatementReader
 from storage.dkg_index import normalise_name
 from workflows.predicates import ASKS, sentence_for
 from workflows.tool_contracts import (
@@ -113,10 +113,11 @@ class StatementActivities:
         """(relevant statements best first, how many fell below the floor, best relevance)."""
         gazetteer = self._dkg.gazetteer()
         resolver = self._resolver_for(gazetteer)
+        reader = StatementReader(gazetteer, resolver)
         statements: list[Statement] = []
         texts: dict[str, str] = {}
         for doc in args.documents:
-            found = read_statements(doc, gazetteer, resolver)
+            found = reader.read(doc)
             for st in found:
                 texts[_key(st)] = doc.text
             statements.extend(found)

@@ -111,6 +111,45 @@ def rows(r: dict[str, Any]) -> list[tuple[str, Any, str, str]]:
     return out
 
 
+def cpu_section(cpu: dict[str, Any]) -> list[str]:
+    """Where a worker's CPU goes (bench/cpu_profile.py), with the figures before the
+    content caches when they were recorded beside it (`before`)."""
+    if not cpu:
+        return []
+    before = cpu.get("before", {})
+    cols = [("now", cpu)] + ([("before", before)] if before else [])
+    lines = [
+        "## Where a worker's CPU goes",
+        "",
+        f"`bench/cpu_profile.py --runs {cpu['runs']} --spy FILE`: {cpu['runs']} runs of the "
+        "throughput question at once on one in-process worker, after a warm-up run; py-spy "
+        "samples (100 a second) the threads holding the GIL, so onnxruntime's inference "
+        "(it releases the GIL) and the Rust core are under-counted. Each cell: milliseconds "
+        "of GIL time a run (samples / runs x 10 ms) and the share of all samples.",
+        "",
+        "| | " + " | ".join(name for name, _ in cols) + " |",
+        "|---|" + "---|" * len(cols),
+        "| process CPU a run (s) | "
+        + " | ".join(str(c.get("cpu_s_per_run", "—")) for _, c in cols) + " |",
+        f"| wall time of the {cpu['runs']} runs (s) | "
+        + " | ".join(str(c.get("wall_s", "—")) for _, c in cols) + " |",
+    ]  # fmt: skip
+
+    def cell(c: dict[str, Any], key: str, name: str) -> str:
+        pct = c.get(key, {}).get(name, 0.0)
+        ms = pct / 100 * c.get("samples", 0) * 10 / max(1, c.get("runs", 1))
+        return f"{ms:.0f} ms ({pct} %)"
+
+    for title, key in (("what", "what"), ("for whom", "for_whom")):
+        names = {n for _, c in cols for n in c.get(key, {})}
+        weight = {n: max(c.get(key, {}).get(n, 0.0) * c.get("samples", 0) for _, c in cols)
+                  for n in names}  # fmt: skip
+        lines.append(f"| **{title}** |" + " |" * len(cols))
+        for name in sorted(names, key=lambda n: (n == "other", -weight[n], n)):
+            lines.append(f"| {name} | " + " | ".join(cell(c, key, name) for _, c in cols) + " |")
+    return [*lines, ""]
+
+
 def plot(thr: dict[str, Any]) -> bool:
     if not thr.get("sweep"):
         return False
@@ -193,6 +232,7 @@ def main() -> int:
             cells = (s["runs"], s["runs_per_min"], s["p50_s"], s["p95_s"], s["errors"])
             lines.append("| " + " | ".join(str(c) for c in cells) + " |")
         lines.append("")
+    lines += cpu_section(results.get("cpu_profile", {}))
     DOC.write_text("\n".join(lines))
     print(f"wrote {DOC.relative_to(ROOT)}" + (f" and {PLOT.relative_to(ROOT)}" if has_plot else ""))
     return 0

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from temporalio import workflow
 from temporalio.exceptions import ChildWorkflowError
 
+import workflows.passthrough  # noqa: F401  (first: contracts shared, see its docstring)
 from workflows.contracts import KnowledgeMinerResponse, MiningRequest
 from workflows.mining import MiningWorkflow
 

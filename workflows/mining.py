@@ -16,6 +16,7 @@ from temporalio import workflow
 from temporalio.common import RetryPolicy
 from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
+import workflows.passthrough  # noqa: F401  (first: contracts shared, see its docstring)
 from workflows import run_metrics
 from workflows.contracts import (
     Answer,

@@ -1,0 +1,56 @@
+"""`read_statements` memoised by content: the document and the gazetteer it was read with.
+
+Reading a text (spaCy's parse, mentions, relation rules) is the worker's largest CPU cost
+and it is pure given the document and the gazetteer (`activities/extraction.py`): the
+same passage, or the same DKG description, read again while the DKG's names have not
+changed gives the same statements. Concurrent runs of one question read the same
+passages; enrichment's corroboration reads the same asset descriptions in every run.
+
+The key is the document's JSON and a digest of the whole gazetteer, so a published asset
+(a new name) is a new key, never a stale answer. Callers get their own copies of the
+statements: they set relevance on them in place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from activities.extraction import read_statements
+from activities.extraction_patterns import Gazetteer
+from activities.memo import BoundedMemo
+from activities.nlp import Resolver
+from workflows.tool_contracts import SourceDocument, Statement
+
+# Passages and descriptions a worker reads over and over; each entry is a few statements.
+READS_KEPT = 4096
+
+_reads: BoundedMemo[tuple[str, str], tuple[Statement, ...]] = BoundedMemo(READS_KEPT)
+
+
+def gazetteer_digest(gazetteer: Gazetteer) -> str:
+    """A digest of every (label, UAL, type) in order: equal only for the same gazetteer."""
+    h = hashlib.blake2b(digest_size=20)
+    for label, ual, typ in gazetteer:
+        h.update(f"{label}\x1f{ual}\x1f{typ}\x1e".encode())
+    return h.hexdigest()
+
+
+class StatementReader:
+    """Reads documents against one gazetteer (digested once), through the shared memo."""
+
+    def __init__(self, gazetteer: Gazetteer, resolver: Resolver) -> None:
+        self._gazetteer = gazetteer
+        self._resolver = resolver
+        self._digest = gazetteer_digest(gazetteer)
+
+    def read(self, doc: SourceDocument) -> list[Statement]:
+        key = (self._digest, doc.model_dump_json())
+        found = _reads.get(
+            key, lambda: tuple(read_statements(doc, self._gazetteer, self._resolver))
+        )
+        return [st.model_copy() for st in found]
+
+
+def shared_reads() -> BoundedMemo[tuple[str, str], tuple[Statement, ...]]:
+    """The process's memo (tests look at it)."""
+    return _reads

@@ -1,0 +1,28 @@
+"""A workflow that reports which contract classes a sandboxed run sees (test_passthrough).
+
+Its module imports only the mining workflow, as a worker's sandbox does; the run answers
+the ids of one class of each contract module as the sandbox's `sys.modules` holds them,
+so the test can compare them with the worker's own.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from temporalio import workflow
+
+from workflows.mining import MiningWorkflow  # noqa: F401  (what brings the contracts in)
+
+PROBED = (
+    ("workflows.contracts", "Workspace"),
+    ("workflows.tool_contracts", "Statement"),
+    ("workflows.research_contracts", "ResearchTask"),
+    ("workflows.budget_contracts", "Budget"),
+)
+
+
+@workflow.defn
+class ContractsProbeWorkflow:
+    @workflow.run
+    async def run(self) -> list[int]:
+        return [id(getattr(sys.modules[module], name)) for module, name in PROBED]
