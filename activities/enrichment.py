@@ -38,7 +38,7 @@ from activities.common import Auditor, run_tool
 from activities.embeddings import Embedder
 from activities.entities import EntityRef, EntityResolver, merge_aliases, new_entity_id
 from activities.evidence import DkgCorroborator
-from activities.relevance import RELEVANCE_FLOOR, Signals, lexical, relevance
+from activities.relevance import RELEVANCE_FLOOR, Signals, content_words, lexical, relevance
 from storage.dkg_index import normalise_name
 from workflows.predicates import PREDICATES, RELATED_TO, canonical, is_typed
 from workflows.tool_contracts import (
@@ -135,6 +135,34 @@ def near_best(facts: list[Fact]) -> list[Fact]:
     return sorted(kept, key=lambda f: (-f.relevance, "|".join(f.key)))
 
 
+def asked_ends_first(facts: list[Fact], query: str) -> list[Fact]:
+    """Where the question names the very things it asks about ("export controls on gallium
+    and germanium"), a fact of the same subject and relation about something the question
+    never mentions is not an answer: among facts sharing subject and relation, when one
+    end is named whole in the question, those whose end of that kind shares no word
+    with the question go.
+
+    A question naming a category ("battery raw materials") names no end whole, and
+    keeps every fact."""
+    asked = content_words(query)
+
+    def words(end: EntityRef) -> set[str]:
+        return content_words(end.name)
+
+    groups: dict[tuple[str, str], list[Fact]] = {}
+    for f in facts:
+        groups.setdefault((f.subject.key, f.predicate), []).append(f)
+    dropped: set[int] = set()
+    for group in groups.values():
+        named = {f.object.family for f in group if words(f.object) and words(f.object) <= asked}
+        # Only an end of the kind the question named goes ("which drugs do the obesity
+        # trials test?" names a condition, not the drugs).
+        dropped.update(
+            id(f) for f in group if f.object.family in named and not words(f.object) & asked
+        )
+    return [f for f in facts if id(f) not in dropped]
+
+
 def rank(facts: list[Fact]) -> list[Fact]:
     """Typed relations first; new knowledge before facts the DKG already states (those are
     duplicates: cited in the answer, never published again, so they only take a slot a
@@ -182,7 +210,7 @@ class EnrichmentActivities:
             s for s in args.statements
             if s.relevance >= RELEVANCE_FLOOR and not s.hedged and s.predicate
         ]  # fmt: skip
-        near = near_best(group_facts(usable, resolver))
+        near = asked_ends_first(near_best(group_facts(usable, resolver)), args.query)
         near = near[: CORROBORATED_PER_CANDIDATE * args.maxCandidates]
         corroborator = DkgCorroborator(self._dkg, gazetteer, self._relevance_of)
         for fact in near:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from activities.answer import compose_answer
 from activities.claims import claim_asset, contradiction_records, entity_asset, fact_id
-from activities.enrichment import Fact, group_facts, select
+from activities.enrichment import Fact, asked_ends_first, group_facts, select
 from activities.entities import EntityRef, EntityResolver
 from workflows.contracts import Candidate, ContradictionRecord, Decision
 from workflows.jsonld import validate_asset
@@ -107,6 +107,25 @@ def test_relatedto_gets_only_leftover_room() -> None:
     ]
     assert select(typed + generic, 10) == typed + generic[:2]
     assert select(typed + generic, 3) == typed
+
+
+def test_when_the_question_names_the_things_it_asks_about_other_things_of_that_kind_go() -> None:
+    def restricts(goods: str, typ: str = "Product") -> Fact:
+        return Fact("restrictsExportsOf", EntityRef("Sylvania", "Country"), EntityRef(goods, typ))
+
+    tungsten, cobalt, tech = restricts("tungsten"), restricts("cobalt"), restricts("drill bits")
+    facts = [tungsten, cobalt, tech]
+    kept = asked_ends_first(facts, "Which firms are hit by export controls on tungsten?")
+    assert kept == [tungsten]
+    # A question naming a category names no end whole: every fact stays.
+    assert asked_ends_first(facts, "Which states restrict exports of raw materials?") == facts
+    # Only ends of the named kind go: a trial on a named condition still tests its drugs.
+    trial = EntityRef("ARBOR-3", "MedicalStudy")
+    condition = Fact("studies", trial, EntityRef("psoriasis", "MedicalCondition"))
+    drug = Fact("studies", trial, EntityRef("Velostat", "Drug"))
+    assert asked_ends_first([condition, drug], "Which drugs do psoriasis trials test?") == [
+        condition, drug
+    ]
 
 
 def answer_of(candidates: list[dict], searched: int = 7) -> object:
