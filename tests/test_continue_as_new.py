@@ -12,16 +12,24 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import httpx
 from temporalio.api.enums.v1 import EventType
 from temporalio.client import Client, WorkflowHandle, WorkflowHistory
 from temporalio.worker import Replayer
 
+from api.auth import TokenIssuer, load_secret
 from kminer.config import Settings
 from kminer.runs import start_run
 from kminer.stack import embedded_stack
 from kminer.worker import deepagents_plugin
 from tests.test_review import wait_for_review
-from workflows.contracts import Decision, KnowledgeMinerResponse, MiningRequest, Phase
+from workflows.contracts import (
+    Decision,
+    KnowledgeMinerResponse,
+    MiningRequest,
+    Phase,
+    Workspace,
+)
 from workflows.mining import MiningWorkflow
 from workflows.research_contracts import ResearchConfig
 
@@ -102,12 +110,20 @@ async def test_a_run_continued_at_every_stage_ends_as_the_uncontinued_run(
         assert len(await chain(stack.client, handle)) == 1  # the default threshold: no chain
 
     continued = fresh(settings, tmp_path, "continued", continue_as_new_bytes=EVERY_SAFE_POINT)
-    async with embedded_stack(continued, with_api=False) as stack:
+    async with embedded_stack(continued, with_api=True) as stack:
         handle = await start_run(stack.client, continued.task_queue, request())
         result = await handle.result()  # follows the chain to its last run
         runs = await chain(stack.client, handle)
-        # By workflow id alone, as the API asks: the latest run answers for the whole chain.
-        ws = await stack.client.get_workflow_handle(handle.id).query(MiningWorkflow.workspace)
+        # The API reads a run by workflow id: the chain's latest run answers for all of it,
+        # and the list shows the chain once.
+        token = TokenIssuer(load_secret(continued.data_dir)).mint("tester", "admin")
+        headers = {"Authorization": f"Bearer {token}"}
+        async with httpx.AsyncClient(base_url=stack.api_url or "", headers=headers) as http:
+            got = await http.get(f"/api/runs/{handle.id}")
+            listed = await http.get("/api/runs", params={"limit": 50})
+    assert got.status_code == 200 and listed.status_code == 200, (got.text, listed.text)
+    ws = Workspace.model_validate(got.json())
+    assert [r["runId"] for r in listed.json()["runs"]].count(handle.id) == 1
 
     assert result.phase == Phase.COMPLETED
     # One run per stage: discovery | enrichment | validation | review | publishing.
