@@ -11,7 +11,8 @@ import re
 from workflows.contracts import TAG_PATTERN, Phase
 from workflows.search_attributes import KM_PHASE, KM_PRINCIPAL, KM_TAGS
 
-BASE_QUERY = "WorkflowType = 'MiningWorkflow'"
+# A run that continued as new lives on in the chain's latest run, listed under the same id.
+BASE_QUERY = "WorkflowType = 'MiningWorkflow' AND ExecutionStatus != 'ContinuedAsNew'"
 # Principals are token subjects; only these go into a query string verbatim.
 SAFE_VALUE = re.compile(r"^[A-Za-z0-9_.@:+\-]{1,200}$")
 CURSOR = re.compile(r"^[A-Za-z0-9_\-]+$")

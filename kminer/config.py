@@ -12,11 +12,15 @@ from workflows.research_contracts import ResearchConfig
 
 TASK_QUEUE = "knowledge-miner"
 RESEARCH_ENV = "KM_RESEARCH_"
-# `kminer worker --role`: "all" runs everything in one process; with KM_TOOL_TASK_QUEUE set,
-# "workflows" runs the workflows, model calls and the cheap steps on the main queue without
-# opening the DKG (scale these out), and "tools" runs the DKG / search tool activities on the
-# tool queue in the one process that owns the embedded DKG store.
-WORKER_ROLES = ("all", "workflows", "tools")
+# `kminer worker --role`: "all" polls every configured queue in one process. Split, each role
+# polls one queue: "workflows" the main queue (workflows, the cheap steps, and the model calls
+# unless KM_MODEL_TASK_QUEUE is set) without opening the DKG; "models" the model queue;
+# "tools" the DKG / search tool queue; "publish" the publish queue. "tools" and "publish" open
+# the DKG, so with the embedded store they share the one process that owns it
+# (`--role tools,publish`).
+WORKER_ROLES = ("all", "workflows", "models", "tools", "publish")
+# A run checks its history size between its stages; past this many bytes it continues as new.
+CONTINUE_AS_NEW_BYTES = 4 * 1024 * 1024
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -30,6 +34,14 @@ class Settings:
     # DKG / search tool activities on a queue of their own, polled by the one worker that
     # owns the DKG (`kminer worker --role tools`); None: everything on `task_queue`.
     tool_task_queue: str | None = None
+    # Model calls (`deepagents.invoke_model`) and publishing (`dkg_publish_asset`) on queues
+    # of their own, each scaled and rate-limited apart; None: the main queue for the model
+    # calls, the tool queue (or the main one) for publishing.
+    model_task_queue: str | None = None
+    publish_task_queue: str | None = None
+    # History bytes past which a run continues as new at its next safe point
+    # (KM_CONTINUE_AS_NEW_BYTES).
+    continue_as_new_bytes: int = CONTINUE_AS_NEW_BYTES
     worker_concurrency: int = 16  # activities one worker runs at once (KM_WORKER_CONCURRENCY)
     # On SIGTERM a worker stops polling and gives running activities this long to finish;
     # what is still running then is cancelled and retried by another worker.
@@ -113,6 +125,9 @@ def load_settings(data_dir: str | Path | None = None) -> Settings:
         temporal_namespace=os.environ.get("TEMPORAL_NAMESPACE") or "default",
         task_queue=os.environ.get("KM_TASK_QUEUE") or TASK_QUEUE,
         tool_task_queue=os.environ.get("KM_TOOL_TASK_QUEUE") or None,
+        model_task_queue=os.environ.get("KM_MODEL_TASK_QUEUE") or None,
+        publish_task_queue=os.environ.get("KM_PUBLISH_TASK_QUEUE") or None,
+        continue_as_new_bytes=_positive_int("KM_CONTINUE_AS_NEW_BYTES", CONTINUE_AS_NEW_BYTES),
         worker_concurrency=_positive_int("KM_WORKER_CONCURRENCY", 16),
         shutdown_grace_seconds=float(os.environ.get("KM_SHUTDOWN_GRACE_SECONDS") or 30),
         model_name=model,

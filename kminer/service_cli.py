@@ -24,9 +24,10 @@ def add_service_parsers(sub: Any, with_data_dir: Callable[[Any], Any]) -> None:
     worker.add_argument("--address", help="Temporal host:port (default $TEMPORAL_ADDRESS)")
     worker.add_argument(
         "--role",
-        choices=WORKER_ROLES,
-        default="all",
-        help="all (default); workflows or tools when KM_TOOL_TASK_QUEUE is set",
+        type=_roles,
+        default=["all"],
+        help="all (default), or comma-separated: workflows, models, tools, publish "
+        "(each needs its KM_*_TASK_QUEUE; see docs/operations.md)",
     )
     worker.add_argument(
         "--concurrency",
@@ -50,6 +51,19 @@ def _positive(text: str) -> int:
     return int(text)
 
 
+def _roles(text: str) -> list[str]:
+    roles = [r.strip() for r in text.split(",") if r.strip()]
+    unknown = [r for r in roles if r not in WORKER_ROLES]
+    if not roles or unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown role {', '.join(unknown) or repr(text)}"
+            f" (choose from {', '.join(WORKER_ROLES)})"
+        )
+    if len(set(roles)) < len(roles) or ("all" in roles and len(roles) > 1):
+        raise argparse.ArgumentTypeError(f"{text!r}: each role once, and 'all' alone")
+    return roles
+
+
 def _address(args: argparse.Namespace, settings: Settings) -> str:
     from kminer.stack import read_stack_file
 
@@ -67,14 +81,24 @@ def _address(args: argparse.Namespace, settings: Settings) -> str:
 async def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
     """Poll until SIGTERM/SIGINT; then stop polling and let running activities finish
     (KM_SHUTDOWN_GRACE_SECONDS) before the process ends."""
-    from kminer.worker import build_workers, connect, open_services
+    from kminer.worker import (
+        DKG_ROLES,
+        RoleError,
+        build_workers,
+        connect,
+        open_services,
+        role_queues,
+    )
 
     if args.concurrency:
         settings = dataclasses.replace(settings, worker_concurrency=args.concurrency)
-    if args.role != "all" and not settings.tool_task_queue:
-        raise ServiceUsageError(f"--role {args.role} needs KM_TOOL_TASK_QUEUE (the tool queue)")
+    try:
+        role_queues(settings, args.role)  # before anything opens: a bad role is one line
+    except RoleError as exc:
+        raise ServiceUsageError(str(exc)) from None
     address = _address(args, settings)
-    services = open_services(settings, with_dkg=args.role != "workflows")
+    role = ",".join(args.role)
+    services = open_services(settings, with_dkg=bool(DKG_ROLES.intersection(args.role)))
     try:
         client = await connect(settings, address, services.engine)
         workers = build_workers(client, settings, services, args.role)
@@ -83,7 +107,7 @@ async def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
                 await stack.enter_async_context(worker)
             queues = ", ".join(w.task_queue for w in workers)
             print(
-                f"worker ({args.role}) polling {queues} on {address},"
+                f"worker ({role}) polling {queues} on {address},"
                 f" {settings.worker_concurrency} activities at once",
                 flush=True,
             )

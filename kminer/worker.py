@@ -145,6 +145,9 @@ def activities_for(settings: Settings, services: Services) -> list[Any]:
             dkg="remote" if settings.dkg_node_url else "embedded",
             research=settings.research,
             toolTaskQueue=settings.tool_task_queue,
+            modelTaskQueue=settings.model_task_queue,
+            publishTaskQueue=settings.publish_task_queue,
+            continueAsNewBytes=settings.continue_as_new_bytes,
         )
     )
     memory = MemoryActivities(MemoryRepository(services.engine), audit_log)
@@ -190,8 +193,56 @@ def activities_for(settings: Settings, services: Services) -> list[Any]:
     ]
 
 
+# Publishing on KM_PUBLISH_TASK_QUEUE when set (else with the tools); it writes the DKG too.
+PUBLISH_ACTIVITIES = frozenset({"dkg_publish_asset"})
+# The plugin's model-call activities: every worker registers them (DeepAgentsPlugin), and a
+# run sends them to KM_MODEL_TASK_QUEUE when set.
+MODEL_ACTIVITIES = frozenset({"deepagents.invoke_model", "deepagents.invoke_model_streaming"})
+# Roles whose activities open the DKG (and the search index).
+DKG_ROLES = frozenset({"all", "tools", "publish"})
+
+
+class RoleError(ValueError):
+    """A worker role this configuration cannot run (one line for the CLI)."""
+
+
+def role_queues(settings: Settings, roles: list[str]) -> dict[str, str]:
+    """The queue each role of this process polls; `all` means every configured queue."""
+    configured = {
+        "workflows": settings.task_queue,
+        "models": settings.model_task_queue,
+        "tools": settings.tool_task_queue,
+        "publish": settings.publish_task_queue,
+    }
+    if roles == ["all"]:
+        everything = {role: queue for role, queue in configured.items() if queue}
+        if len(set(everything.values())) < len(everything):
+            raise RoleError("KM_TASK_QUEUE and the KM_*_TASK_QUEUE variables must differ")
+        return everything
+    needs = {
+        # Without a tool queue the tools run on the main queue, which this role leaves alone.
+        "workflows": "KM_TOOL_TASK_QUEUE",
+        "models": "KM_MODEL_TASK_QUEUE",
+        "tools": "KM_TOOL_TASK_QUEUE",
+        "publish": "KM_PUBLISH_TASK_QUEUE",
+    }
+    for role in roles:
+        variable = needs[role]
+        if not (settings.tool_task_queue if role == "workflows" else configured[role]):
+            raise RoleError(f"--role {role} needs {variable} (its task queue)")
+    chosen = {role: configured[role] or "" for role in roles}
+    if len(set(chosen.values())) < len(chosen):
+        raise RoleError(f"roles {', '.join(roles)} would poll the same task queue twice")
+    return chosen
+
+
 def _worker(
-    client: Client, settings: Settings, queue: str, activities: list[Any], workflows: bool
+    client: Client,
+    settings: Settings,
+    queue: str,
+    activities: list[Any],
+    workflows: bool,
+    role: str = "all",
 ) -> Worker:
     return Worker(
         client,
@@ -203,33 +254,45 @@ def _worker(
         max_concurrent_local_activities=settings.worker_concurrency,
         graceful_shutdown_timeout=timedelta(seconds=settings.shutdown_grace_seconds),
         interceptors=[PrincipalInterceptor()],
+        # pid@host/role: a history shows which process, and which of its workers, ran a task.
+        identity=f"{client.identity}/{role}",
     )
 
 
 def build_workers(
-    client: Client, settings: Settings, services: Services, role: str = "all"
+    client: Client, settings: Settings, services: Services, roles: list[str] | None = None
 ) -> list[Worker]:
-    """The Temporal workers of one process for `role` (kminer.config.WORKER_ROLES)."""
+    """The Temporal workers of one process, one per queue its `roles` poll
+    (kminer.config.WORKER_ROLES; default `all`)."""
+    queues = role_queues(settings, roles or ["all"])
     activities = activities_for(settings, services)
-    tools = [a for a in activities if a.__temporal_activity_definition.name in TOOL_ACTIVITIES]
+
+    def named(names: frozenset[str]) -> list[Any]:
+        return [a for a in activities if a.__temporal_activity_definition.name in names]
+
+    tools, publish = named(TOOL_ACTIVITIES), named(PUBLISH_ACTIVITIES)
     others = [a for a in activities if a not in tools]
-    queue, tool_queue = settings.task_queue, settings.tool_task_queue
-    if role == "workflows":
-        return [_worker(client, settings, queue, others, workflows=True)]
-    if role == "tools":
-        assert tool_queue, "role tools needs KM_TOOL_TASK_QUEUE"
-        return [_worker(client, settings, tool_queue, tools, workflows=False)]
-    if tool_queue:  # "all" while runs send their tools to the tool queue: poll both
-        return [
-            _worker(client, settings, queue, others, workflows=True),
-            _worker(client, settings, tool_queue, tools, workflows=False),
-        ]
-    return [_worker(client, settings, queue, activities, workflows=True)]
+    # Without a queue of its own a kind of activity stays where it ran before: publishing
+    # with the tools, the tools (and the model calls, registered by the plugin) on the main
+    # queue; so the main queue's worker takes what has no queue of its own.
+    main = activities if not settings.tool_task_queue else others
+    served = {
+        "workflows": (main, True),
+        "models": ([], False),  # the plugin adds its model activities to every worker
+        "tools": (tools, False),
+        "publish": (publish, False),
+    }
+    return [
+        _worker(client, settings, queue, served[role][0], served[role][1], role)
+        for role, queue in queues.items()
+    ]
 
 
 def build_worker(client: Client, settings: Settings, services: Services) -> Worker:
     """One worker with everything on the main queue (the tests' workers)."""
-    settings = replace(settings, tool_task_queue=None)
+    settings = replace(
+        settings, tool_task_queue=None, model_task_queue=None, publish_task_queue=None
+    )
     return _worker(client, settings, settings.task_queue, activities_for(settings, services), True)
 
 

@@ -1,6 +1,7 @@
 """The processes docker-compose.yml runs, outside Docker: migrate, a tools worker owning the
-DKG, two workflow workers, the API; the dev server stands in for the Temporal cluster and
-Postgres (when it answers on 127.0.0.1:5432, else SQLite) is the app database."""
+DKG (tool and publish queues), a model-call worker, two workflow workers, the API; the dev
+server stands in for the Temporal cluster and Postgres (when it answers on 127.0.0.1:5432,
+else SQLite) is the app database."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from temporalio.api.enums.v1 import EventType
 from api.auth import TokenIssuer
 from kminer.config import load_settings
 from kminer.devserver import DevServer, free_port
-from kminer.worker import TOOL_ACTIVITIES, connect
+from kminer.worker import MODEL_ACTIVITIES, PUBLISH_ACTIVITIES, TOOL_ACTIVITIES, connect
 from tests.compose import kminer_services, load_compose
 from tests.postgres import fresh_postgres_database, postgres_answers
 
@@ -31,6 +32,25 @@ QUESTION = {
     "domainTags": ["supply_chain"],
     "review": "auto",
 }
+
+
+WORKERS = ("tools", "models", "worker1", "worker2")
+# The queue of each kind of activity: KM_TASK_QUEUE plus this suffix in the test.
+QUEUE_SUFFIX = {"models": "-models", "tools": "-tools", "publish": "-publish", "other": ""}
+
+
+def kind_of(activity: str) -> str:
+    if activity in MODEL_ACTIVITIES:
+        return "models"
+    if activity in PUBLISH_ACTIVITIES:
+        return "publish"
+    return "tools" if activity in TOOL_ACTIVITIES else "other"
+
+
+def worker_of(identity: str) -> tuple[str, str]:
+    """(pid, role) from a worker identity `pid@host/role`."""
+    pid, _, rest = identity.partition("@")
+    return pid, rest.rpartition("/")[2]
 
 
 @pytest.fixture(params=["postgres", "sqlite"])
@@ -107,6 +127,8 @@ async def test_api_and_two_workers_mine_through_the_compose_commands(
         "KM_DATA_DIR": str(data),
         "KM_TASK_QUEUE": queue,
         "KM_TOOL_TASK_QUEUE": f"{queue}-tools",
+        "KM_MODEL_TASK_QUEUE": f"{queue}-models",
+        "KM_PUBLISH_TASK_QUEUE": f"{queue}-publish",
     }
     assert env["KM_JWT_SECRET"] == SECRET and not env["OPENAI_API_KEY"]
 
@@ -125,14 +147,17 @@ async def test_api_and_two_workers_mine_through_the_compose_commands(
         migrate = services.start("migrate", *command("migrate"))
         assert migrate.wait(timeout=120) == 0, services.log("migrate")
         services.start("tools", *command("tools", "tools"))
+        services.start("models", *command("models", "models"), "--concurrency", "2")
         services.start("worker1", *command("worker", "worker1"))
         services.start("worker2", *command("worker", "worker2"), "--concurrency", "4")
         services.start("api", *command("api"))
-        for name in ("tools", "worker1", "worker2"):
+        for name in WORKERS:
             services.wait_for_line(name, "polling")
         assert "16 activities at once" in services.log("worker1")  # KM_WORKER_CONCURRENCY
         assert "4 activities at once" in services.log("worker2")
-        alive = [tmp_path / f"{name}.alive" for name in ("tools", "worker1", "worker2")]
+        assert "2 activities at once" in services.log("models")
+        assert f"polling {queue}-tools, {queue}-publish" in services.log("tools")
+        alive = [tmp_path / f"{name}.alive" for name in WORKERS]
         deadline = time.monotonic() + 20
         while not all(f.exists() for f in alive) and time.monotonic() < deadline:
             time.sleep(0.2)
@@ -159,37 +184,69 @@ async def test_api_and_two_workers_mine_through_the_compose_commands(
             asset = await http.get(f"/api/dkg/assets/{quote(ual, safe='')}", headers=admin)
             assert asset.status_code == 200, asset.text
 
-        # Who ran what: tool activities on the tools worker only, the rest on the others.
+        # Who ran what: each kind of activity on its own queue, taken by the worker of that
+        # queue only (identity pid@host/role).
         client = await connect(load_settings(data), temporal_server.address)
         history = await client.get_workflow_handle(run_id).fetch_history()
         scheduled: dict[int, str] = {}
-        ran_on: dict[str, set[str]] = {"tools": set(), "other": set()}
+        ran_on: dict[str, set[str]] = {kind: set() for kind in QUEUE_SUFFIX}
         workflow_identities: set[str] = set()
         for event in history.events:
             if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
                 attrs = event.activity_task_scheduled_event_attributes
                 name = scheduled[event.event_id] = attrs.activity_type.name
-                expected = f"{queue}-tools" if name in TOOL_ACTIVITIES else queue
-                assert attrs.task_queue.name == expected, name
+                assert attrs.task_queue.name == queue + QUEUE_SUFFIX[kind_of(name)], name
             elif event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED:
                 attrs = event.activity_task_started_event_attributes
-                tool = scheduled[attrs.scheduled_event_id] in TOOL_ACTIVITIES
-                ran_on["tools" if tool else "other"].add(attrs.identity.split("@")[0])
+                kind = kind_of(scheduled[attrs.scheduled_event_id])
+                ran_on[kind].add(worker_of(attrs.identity))
             elif event.event_type == EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED:
                 identity = event.workflow_task_started_event_attributes.identity
-                workflow_identities.add(identity.split("@")[0])
+                workflow_identities.add(worker_of(identity))
         pids = {name: str(p.pid) for name, p in services.procs.items()}
-        assert ran_on["tools"] == {pids["tools"]}
-        assert ran_on["other"] and ran_on["other"] <= {pids["worker1"], pids["worker2"]}
-        assert workflow_identities and workflow_identities <= {pids["worker1"], pids["worker2"]}
+        workflow_workers = {(pids["worker1"], "workflows"), (pids["worker2"], "workflows")}
+        assert ran_on["models"] == {(pids["models"], "models")}
+        assert ran_on["tools"] == {(pids["tools"], "tools")}
+        assert ran_on["publish"] == {(pids["tools"], "publish")}
+        # The cheap steps are local activities: whatever else runs on the main queue (the
+        # memory backend's operations) runs on the workflow workers.
+        assert ran_on["other"] <= workflow_workers
+        assert workflow_identities and workflow_identities <= workflow_workers
     finally:
         codes = services.stop_all()
     # SIGTERM is a clean stop for every service.
     assert {n: c for n, c in codes.items() if n != "migrate"} == {
-        "tools": 0,
-        "worker1": 0,
-        "worker2": 0,
+        **{name: 0 for name in WORKERS},
         "api": 0,
     }, {n: services.log(n)[-2000:] for n in codes}
-    for name in ("tools", "worker1", "worker2"):
+    for name in WORKERS:
         assert "worker stopped" in services.log(name)
+
+
+def test_a_role_the_configuration_cannot_run_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    queues = ("KM_TOOL_TASK_QUEUE", "KM_MODEL_TASK_QUEUE", "KM_PUBLISH_TASK_QUEUE")
+    base = {k: v for k, v in os.environ.items() if k not in queues}
+    base.update(KM_DATA_DIR=str(tmp_path), TEMPORAL_ADDRESS="127.0.0.1:1")
+    cases = [
+        ({}, ["--role", "models"], "--role models needs KM_MODEL_TASK_QUEUE"),
+        ({}, ["--role", "publish"], "--role publish needs KM_PUBLISH_TASK_QUEUE"),
+        ({}, ["--role", "bogus,tools"], "unknown role bogus"),
+        ({}, ["--role", "all,tools"], "'all' alone"),
+        (
+            {"KM_TOOL_TASK_QUEUE": "q", "KM_PUBLISH_TASK_QUEUE": "q"},
+            ["--role", "tools,publish"],
+            "the same task queue twice",
+        ),
+        ({"KM_CONTINUE_AS_NEW_BYTES": "lots"}, [], "KM_CONTINUE_AS_NEW_BYTES must be a positive"),
+    ]
+    for extra, args, said in cases:
+        done = subprocess.run(
+            [sys.executable, "-m", "kminer.cli", "worker", *args],
+            env={**base, **extra},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1 and said in lines[0], (args, done.stderr)

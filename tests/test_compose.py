@@ -62,9 +62,9 @@ def test_a_missing_jwt_secret_stops_compose_before_anything_starts() -> None:
 def test_the_topology() -> None:
     compose = load_compose(ENV)
     services = compose["services"]
-    assert {"postgres", "temporal", "temporal-ui", "migrate", "tools", "worker", "api"} <= set(
-        services
-    )
+    assert {
+        "postgres", "temporal", "temporal-ui", "migrate", "tools", "models", "worker", "api"
+    } <= set(services)  # fmt: skip
     assert set(compose["volumes"]) == {"postgres-data", "dkg-store"}
     assert "postgres-data:/var/lib/postgresql/data" in services["postgres"]["volumes"]
     # Temporal's schema on the same Postgres, set up by its admin tools (auto-setup).
@@ -79,11 +79,13 @@ def test_the_topology() -> None:
     owners = [n for n, s in services.items() if "dkg-store:/data" in s.get("volumes", [])]
     assert sorted(owners) == ["api", "tools"]  # the API only opens read-only snapshots
     assert load_compose({**ENV, "KM_WORKERS": "5"})["services"]["worker"]["deploy"]["replicas"] == 5
+    scaled = load_compose({**ENV, "KM_MODEL_WORKERS": "3"})["services"]["models"]
+    assert scaled["deploy"]["replicas"] == 3
     # Every long-running service says whether it is healthy; the migration runs once first.
     for name, svc in services.items():
         if name != "migrate":
             assert svc.get("healthcheck", {}).get("test"), name
-    for name in ("tools", "worker", "api"):
+    for name in ("tools", "models", "worker", "api"):
         assert services[name]["depends_on"]["migrate"] == {
             "condition": "service_completed_successfully"
         }
@@ -93,13 +95,19 @@ def test_the_topology() -> None:
 
 def test_every_kminer_service_runs_a_command_kminer_accepts() -> None:
     services = kminer_services(load_compose(ENV))
-    assert set(services) == {"migrate", "tools", "worker", "api"}
+    assert set(services) == {"migrate", "tools", "models", "worker", "api"}
     commands = {name: svc["command"] for name, svc in services.items()}
     for command in commands.values():
         parser().parse_args(command)  # exits 2 on anything kminer does not accept
     assert commands["migrate"] == ["db", "upgrade"]
-    assert commands["tools"][:3] == ["worker", "--role", "tools"]
+    # Each kind of work on its own queue; publishing writes the embedded store, so it shares
+    # the one process that owns it.
+    assert commands["tools"][:3] == ["worker", "--role", "tools,publish"]
+    assert commands["models"][:3] == ["worker", "--role", "models"]
     assert commands["worker"][:3] == ["worker", "--role", "workflows"]
+    environment = services["worker"]["environment"]
+    queues = [environment[f"KM_{kind}TASK_QUEUE"] for kind in ("", "TOOL_", "MODEL_", "PUBLISH_")]
+    assert len(set(queues)) == 4, queues
     assert commands["api"][0] == "api"
 
 

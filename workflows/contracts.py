@@ -292,8 +292,11 @@ class Workspace(BaseModel):
     budgetStops: list[str] = Field(default_factory=list)
     # The run's Temporal history so far (events, bytes): payloads are capped at 2 MB each
     # and a history at 50 MB, so operators watch these (docs/operations.md).
+    # Summed over the runs of a continue-as-new chain (each run's size at its last workflow
+    # task); `historyRuns` counts them (1: the run never continued as new).
     historyEvents: int = 0
     historyBytes: int = 0
+    historyRuns: int = 1
 
 
 class KnowledgeMinerResponse(BaseModel):
@@ -336,6 +339,9 @@ class MiningInput(BaseModel):
     reviewTimeoutSeconds: Any = None
     research: Any = None
     budget: Any = None
+    # Set only by the run itself when it continues as new: the next run's starting state
+    # (workflows/continuation.py RunCheckpoint), never part of the request.
+    continued: Any = None
 
 
 class RuntimeConfig(BaseModel):
@@ -347,3 +353,10 @@ class RuntimeConfig(BaseModel):
     # The task queue of the DKG / search tool activities when a worker of its own owns the
     # DKG (`kminer worker --role tools`); None: the run's own task queue.
     toolTaskQueue: str | None = None
+    # Queues of the model calls and of publishing when workers of their own serve them
+    # (`kminer worker --role models` / `--role publish`); None: as before they existed.
+    modelTaskQueue: str | None = None
+    publishTaskQueue: str | None = None
+    # History bytes past which the run continues as new at its next safe point; None (runs
+    # recorded before this existed): never.
+    continueAsNewBytes: int | None = None

@@ -18,6 +18,15 @@ from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_
 
 import workflows.passthrough  # noqa: F401  (first: contracts shared, see its docstring)
 from workflows import run_metrics
+from workflows.continuation import (
+    STAGES,
+    HistoryTotals,
+    RunCheckpoint,
+    Stage,
+    checkpoint_of,
+    continue_due,
+    totals_after_this_run,
+)
 from workflows.contracts import (
     Answer,
     Candidate,
@@ -37,7 +46,7 @@ from workflows.contracts import (
 from workflows.relink import relinked
 from workflows.research import ResearchRunner, research_config
 from workflows.research_planner import PLANNER_ROLE
-from workflows.research_synthesis import merged
+from workflows.research_synthesis import merged, provenance
 from workflows.review import ReviewBoard, apply_score
 from workflows.search_attributes import KM_PHASE, KM_PUBLISHED, KM_THREAD
 from workflows.subagents import SubagentOutcome, SubagentRunner
@@ -64,6 +73,8 @@ RULES_MODEL = "rules"
 EMBEDDED_DKG = "embedded"  # RuntimeConfig.dkg of a worker with the store on its own disk
 # Model-call, token and wall-time budgets (workflows/budget.py), checked before each call.
 BUDGETS_PATCH = "agent-budgets"
+# Continue-as-new between stages of a long run (workflows/continuation.py).
+CONTINUE_AS_NEW_PATCH = "continue-as-new"
 NOTE_OF = {
     "discovery": "discovery-notes",
     "enrichment": "schema-notes",
@@ -82,14 +93,24 @@ class MiningWorkflow:
         self._phase_began: datetime | None = None
         self._model = "unknown"
         self._agents: SubagentRunner | None = None
-        self._researcher: ResearchRunner | None = None
         self._tool_queue: str | None = None  # RuntimeConfig.toolTaskQueue
+        self._runtime = RuntimeConfig(model="unknown", search="unknown", dkg="unknown")
+        self._memory: dict[str, str] = {}
+        # What one stage hands the next (carried across a continue-as-new).
+        self._statements: list[dict[str, Any]] = []
+        self._origin: dict[tuple[str, str], int] | None = None
+        self._discovery_summary = ""
+        self._enrichment_summary = ""
+        # The earlier runs of this workflow id's continue-as-new chain.
+        self._history = HistoryTotals()
 
     # -- the run -------------------------------------------------------------
 
     @workflow.run
     async def run(self, raw: MiningInput) -> KnowledgeMinerResponse:
         request = self._validated(raw)
+        # Set when an earlier run of this workflow id continued as new.
+        carried = checkpoint_of(raw.continued)
         info = workflow.info()
         # Indexed only if the starter set our search attributes (so they are registered).
         self._indexed = info.typed_search_attributes.get(KM_THREAD) is not None
@@ -98,8 +119,13 @@ class MiningWorkflow:
         self._ws = Workspace(
             runId=info.workflow_id, threadId=request.threadId, query=request.query, domainTags=tags
         )
+        if carried is not None:
+            # Before any await: the first query of this run already sees the workspace.
+            self._resume(carried)
         try:
-            await self._mine(request)
+            await self._mine(raw, request, carried)
+        except workflow.ContinueAsNewError:
+            raise  # not an end: the next run of the chain goes on
         except BaseException as exc:
             # A cancel reaches us as CancelledError or wrapped in the activity it stopped.
             cancelled = isinstance(exc, asyncio.CancelledError) or is_cancelled_exception(exc)
@@ -114,12 +140,18 @@ class MiningWorkflow:
         run_metrics.run_ended("completed", self._model, self._ws.usage)
         return response_from(self._ws, list(self._board.candidates.values()))
 
-    async def _mine(self, request: MiningRequest) -> None:
-        runtime = await self._step("get_runtime_config", None, RuntimeConfig)
+    async def _mine(
+        self, raw: MiningInput, request: MiningRequest, carried: RunCheckpoint | None
+    ) -> None:
         folders = memory_tags(request.domainTags)
-        memory: dict[str, str] = await self._step(
-            "load_memory_notes", LoadNotesInput(tags=folders), dict[str, str]
-        )
+        if carried is None:
+            runtime = await self._step("get_runtime_config", None, RuntimeConfig)
+            memory: dict[str, str] = await self._step(
+                "load_memory_notes", LoadNotesInput(tags=folders), dict[str, str]
+            )
+        else:  # the chain keeps the first run's configuration and memory notes
+            runtime, memory = carried.runtime, carried.memory
+        self._runtime, self._memory = runtime, memory
         self._rules_text = "\n".join(
             text for path, text in sorted(memory.items()) if path.endswith("validation-rules.md")
         )
@@ -128,20 +160,40 @@ class MiningWorkflow:
         self._tool_queue = runtime.toolTaskQueue
         # The cheap tools run beside the workflow only where this worker holds the DKG.
         local_reads = runtime.toolTaskQueue is None and runtime.dkg == EMBEDDED_DKG
-        agents = self._agents = SubagentRunner(
+        self._agents = SubagentRunner(
             self._ws, runtime.model, request, memory, runtime.toolTaskQueue, budgets=budgets,
-            local_reads=local_reads,
+            local_reads=local_reads, model_queue=runtime.modelTaskQueue,
         )  # fmt: skip
+        if carried is not None:
+            self._agents.restore(carried.agents)
+        stages = {
+            "discovery": self._discover,
+            "enrichment": self._enrich,
+            "validation": self._validate,
+            "review": self._review,
+            "publishing": self._finish,
+        }
+        first = STAGES.index(carried.stage) if carried is not None else 0
+        for index in range(first, len(STAGES)):
+            if index > first:
+                await self._continue_if_due(raw, STAGES[index])
+            await stages[STAGES[index]](request, folders)
 
+    async def _discover(self, request: MiningRequest, folders: list[str]) -> None:
+        agents = self._subagents()
         self._enter(Phase.DISCOVERY)
         if workflow.patched(RESEARCH_PATCH):
-            discovery = await self._research(request, runtime, memory, agents)
+            discovery = await self._research(request, self._runtime, self._memory, agents)
         else:
             discovery = await agents.discovery()
         await self._remember("discovery", discovery.notes, folders)
+        self._statements = discovery.statements
+        self._discovery_summary = discovery.summary
+        self._searched = discovery.sources
 
+    async def _enrich(self, request: MiningRequest, folders: list[str]) -> None:
         self._enter(Phase.ENRICHMENT)
-        enrichment = await agents.enrichment(discovery.statements)
+        enrichment = await self._subagents().enrichment(self._statements)
         await self._remember("enrichment", enrichment.notes, folders)
         for row in enrichment.proposed:
             self._board.candidates[row["candidateId"]] = Candidate(
@@ -154,30 +206,77 @@ class MiningWorkflow:
                 ],
             )
             self._ws.triplets.extend(Triplet(**t) for t in row.get("triplets", []))
-        if self._researcher is not None:
-            self._ws.triplets.extend(
-                Triplet(**t) for t in self._researcher.provenance(enrichment.proposed)
-            )
+        task, origin = self._ws.research, self._origin
+        if task is not None and origin is not None:  # which sub-question found the evidence
+            found = provenance(task, origin, enrichment.proposed)
+            self._ws.triplets.extend(Triplet(**t) for t in found)
+        self._enrichment_summary = enrichment.summary
 
+    async def _validate(self, request: MiningRequest, folders: list[str]) -> None:
         self._enter(Phase.VALIDATION)
-        validation = await agents.validation(self._entries(), self._rules_text)
+        validation = await self._subagents().validation(self._entries(), self._rules_text)
         await self._score_all(validation.scores)
         self._ws.synthesizedReport = validation.report
-        self._searched = discovery.sources
         self._ws.answer = await self._answer(request)
         await self._remember("validation", validation.notes, folders)
 
-        await self._review(request)
-
+    async def _finish(self, request: MiningRequest, folders: list[str]) -> None:
         self._enter(Phase.PUBLISHING)
         await self._publish(request)
         self._ws.answer = await self._answer(request)
         published = len(self._ws.publishedAssets)
         self._ws.summary = (
-            f"{discovery.summary} {enrichment.summary} {published} of "
+            f"{self._discovery_summary} {self._enrichment_summary} {published} of "
             f"{len(self._board.candidates)} candidates published to the DKG."
         )
         self._enter(Phase.COMPLETED)
+
+    def _subagents(self) -> SubagentRunner:
+        assert self._agents is not None, "built before the first stage"
+        return self._agents
+
+    # -- continue-as-new -----------------------------------------------------------
+
+    async def _continue_if_due(self, raw: MiningInput, stage: Stage) -> None:
+        """Between two stages, continue as new when the history has grown too large.
+        Runs recorded before this existed never continued, so their replay never does."""
+        if not continue_due(self._runtime.continueAsNewBytes):
+            return
+        if not workflow.patched(CONTINUE_AS_NEW_PATCH):
+            return
+        # No decision may be half applied: the next run starts from this state.
+        await workflow.wait_condition(workflow.all_handlers_finished)
+        # As plain JSON: the converter drops fields pydantic counts as unset, and in-place
+        # appends (most of the workspace) do not count as set.
+        state = self._checkpoint(stage).model_dump(mode="json")
+        workflow.continue_as_new(
+            MiningInput.model_validate({**raw.model_dump(exclude_unset=True), "continued": state})
+        )
+
+    def _checkpoint(self, stage: Stage) -> RunCheckpoint:
+        origin = self._origin
+        return RunCheckpoint(
+            stage=stage, runtime=self._runtime, memory=self._memory, workspace=self._ws,
+            candidates=list(self._board.candidates.values()), decisions=self._board.decisions,
+            reviewClosed=self._board.closed, statements=self._statements,
+            origin=None if origin is None else [(s, i, q) for (s, i), q in origin.items()],
+            discoverySummary=self._discovery_summary,
+            enrichmentSummary=self._enrichment_summary, sourcesSearched=self._searched,
+            agents=self._subagents().snapshot(), history=totals_after_this_run(self._history),
+        )  # fmt: skip
+
+    def _resume(self, carried: RunCheckpoint) -> None:
+        self._ws = carried.workspace
+        self._board.candidates = {c.id: c for c in carried.candidates}
+        self._board.decisions = list(carried.decisions)
+        self._board.closed = carried.reviewClosed
+        self._statements = carried.statements
+        if carried.origin is not None:
+            self._origin = {(s, i): q for s, i, q in carried.origin}
+        self._discovery_summary = carried.discoverySummary
+        self._enrichment_summary = carried.enrichmentSummary
+        self._searched = carried.sourcesSearched
+        self._history = carried.history
 
     async def _research(
         self,
@@ -191,12 +290,13 @@ class MiningWorkflow:
         discovery agent runs after it, told the findings, and may search further."""
         llm = runtime.model != RULES_MODEL
         planner = agents.callbacks(PLANNER_ROLE) if llm else []
-        runner = self._researcher = ResearchRunner(
+        runner = ResearchRunner(
             self._ws, request, research_config(request, runtime), memory, runtime.search,
             lambda todos: agents.set_todos("discovery", todos),
-            runtime.model, planner, runtime.toolTaskQueue,
+            runtime.model, planner, runtime.toolTaskQueue, runtime.modelTaskQueue,
         )  # fmt: skip
         research = await runner.run()
+        self._origin = runner.origin
         if planner:
             agents.priced(PLANNER_ROLE)
         out = SubagentOutcome(
@@ -224,7 +324,9 @@ class MiningWorkflow:
     @staticmethod
     def _validated(raw: MiningInput) -> MiningRequest:
         try:
-            return MiningRequest.model_validate(raw.model_dump(exclude_none=True))
+            return MiningRequest.model_validate(
+                raw.model_dump(exclude_none=True, exclude={"continued"})
+            )
         except ValidationError as exc:
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in e['loc']) or 'request'}: {e['msg']}"
@@ -316,7 +418,7 @@ class MiningWorkflow:
 
     # -- review ----------------------------------------------------------------
 
-    async def _review(self, request: MiningRequest) -> None:
+    async def _review(self, request: MiningRequest, folders: list[str] | None = None) -> None:
         board = self._board
         if not board.candidates:
             return
@@ -445,7 +547,8 @@ class MiningWorkflow:
                     "dkg_publish_asset",
                     PublishArgs(runId=self._ws.runId, candidateId=cid, asset=asset, domain=domain),
                     result_type=PublishResult,
-                    task_queue=self._tool_queue,
+                    # Its own queue when publishing is scaled and rate-limited apart.
+                    task_queue=self._runtime.publishTaskQueue or self._tool_queue,
                     # A remote publish is a chain transaction plus polling: minutes, not seconds.
                     start_to_close_timeout=timedelta(minutes=10),
                     heartbeat_timeout=timedelta(seconds=20),
@@ -484,7 +587,9 @@ class MiningWorkflow:
                 "candidates": [c.model_dump() for c in self._board.candidates.values()],
                 "decisions": [d.model_dump() for d in self._board.decisions],
                 "pendingApprovals": self._board.pending() if review else [],
-                "historyEvents": info.get_current_history_length(),
-                "historyBytes": info.get_current_history_size(),
+                # The whole chain: the earlier runs' totals plus this run's so far.
+                "historyEvents": self._history.events + info.get_current_history_length(),
+                "historyBytes": self._history.bytes + info.get_current_history_size(),
+                "historyRuns": self._history.runs + 1,
             }
         )

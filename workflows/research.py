@@ -92,8 +92,10 @@ class ResearchRunner:
         model: str = "rules",
         callbacks: list[Any] | None = None,
         tool_queue: str | None = None,
+        model_queue: str | None = None,
     ) -> None:
         self._ws = ws
+        self._model_queue = model_queue  # where the planner's model calls run; None: here
         # Where the DKG / search activities run (`kminer worker --role tools`); None: here.
         self._tool_queue = tool_queue
         self._request = request
@@ -226,7 +228,7 @@ class ResearchRunner:
         if self._model != RULES_MODEL:
             chosen, problems = await model_plan(
                 self._model, request.query, request.domainTags, config.max_subtasks,
-                self._callbacks,
+                self._callbacks, self._model_queue,
             )  # fmt: skip
             self._ws.errors.extend(f"research plan: {p}" for p in problems)
             if chosen is not None:

@@ -106,9 +106,12 @@ async def model_plan(
     tags: list[str],
     limit: int,
     callbacks: list[Any],
+    model_queue: str | None = None,
 ) -> tuple[ModelPlan | None, list[str]]:
-    """(the model's valid plan or None, what went wrong on the way)."""
-    chat = TemporalModel(model=model, activity_options=MODEL_OPTIONS)
+    """(the model's valid plan or None, what went wrong on the way); `model_queue`: where
+    the model calls run (None: the run's own queue)."""
+    options = MODEL_OPTIONS if model_queue is None else {**MODEL_OPTIONS, "task_queue": model_queue}
+    chat = TemporalModel(model=model, activity_options=options)
     messages: list[Any] = [
         SystemMessage(PLANNER.format(limit=limit)),
         HumanMessage(json.dumps({"query": query, "domainTags": tags})),

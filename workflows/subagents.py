@@ -18,6 +18,7 @@ from workflows import prompts
 from workflows.agent_tools import ToolRouting, activity_tools
 from workflows.budget import BudgetExceeded, BudgetGuard, cost_usd
 from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger, compact_view
+from workflows.continuation import AgentsState
 from workflows.contracts import FileInfo, MiningRequest, Todo, Usage, Workspace, memory_tags
 from workflows.tool_contracts import DISCOVERY_TOOLS, ENRICHMENT_TOOLS, VALIDATION_TOOLS
 from workflows.usage import UsageCounter
@@ -45,6 +46,11 @@ MODEL_OPTIONS = {
 MAX_STATEMENTS = 60
 MEMORY_ROUTE = "/memories/"
 MEMORY_BACKEND = "memory"  # the worker-side factory name (kminer/worker.py)
+
+
+def model_options(options: dict[str, Any], queue: str | None) -> dict[str, Any]:
+    """Model-call activity options, sent to `queue` when the run has a model queue."""
+    return options if queue is None else {**options, "task_queue": queue}
 
 
 def agent_backend(run_id: str, tags: list[str]) -> CompositeBackend:
@@ -87,6 +93,7 @@ class SubagentRunner:
         tool_queue: str | None = None,
         budgets: bool = False,
         local_reads: bool = False,
+        model_queue: str | None = None,
     ) -> None:
         self._ws = ws
         # Where the DKG / search tools run (queue None: this one), and whether the cheap
@@ -95,6 +102,9 @@ class SubagentRunner:
         # The full candidate rows the model only sees by reference.
         self._ledger = CandidateLedger()
         self._filed = 0
+        # Where the model calls run (`kminer worker --role models`); None: this queue, with
+        # the very options runs recorded before the model queue existed.
+        self.model_options = model_options(MODEL_OPTIONS, model_queue)
         # Runs recorded before budgets existed replay without the guard.
         self._budgets = budgets
         self._began = workflow.now()
@@ -127,7 +137,7 @@ class SubagentRunner:
             middleware=[TodoListMiddleware()],
             subagents=subagents or [],
             backend=agent_backend(self._ws.runId, memory_tags(self._request.domainTags)),
-            activity_options=MODEL_OPTIONS,
+            activity_options=self.model_options,
             name=role,
         )
         state: dict[str, Any] = {}
@@ -180,6 +190,24 @@ class SubagentRunner:
         mine = self._ws.usageBySubagent.get(role)
         if mine is not None:
             mine.costUsd = cost_usd(self._model, mine)
+
+    def snapshot(self) -> AgentsState:
+        """The mirrored state, for the next run of a continue-as-new chain."""
+        return AgentsState(
+            todos=self._todos, spawned=self._spawned, files=list(self._files.values()),
+            fileTexts=self.file_texts, began=self._began,
+        )  # fmt: skip
+
+    def restore(self, state: AgentsState) -> None:
+        """Go on from a snapshot: the workspace already holds what it mirrored."""
+        self._todos = {role: list(todos) for role, todos in state.todos.items()}
+        self._spawned = {role: list(spawned) for role, spawned in state.spawned.items()}
+        self._files = {info.path: info for info in state.files}
+        self.file_texts = dict(state.fileTexts)
+        self._began = state.began
+        # The candidate ledger is not carried: enrichment fills it and hands its rows on as
+        # the run's candidates (in the checkpoint), and validation, a stage of its own,
+        # loads its entries from those; the candidates file is among `fileTexts`.
 
     def set_todos(self, role: str, todos: list[Todo]) -> None:
         """Todos of a step that is not an agent loop (the research plan), shown as `role`'s."""
