@@ -108,7 +108,10 @@ VERB_RULES: list[tuple[frozenset[str], frozenset[str], str, bool, frozenset[str]
         frozenset({"place"}),
     ),
     (
-        frozenset("operate mine work produce expand explore drill build active".split()),
+        frozenset(
+            "operate mine work produce expand explore drill build active run manage open "
+            "commission".split()
+        ),
         frozenset({"in", "at", "into"}),
         "operatesIn",
         False,
@@ -256,6 +259,12 @@ OWN_VERBS = frozenset("own hold control acquire buy take purchase keep retain".s
 QUANTITY_NOUNS = frozenset("% percent stake majority minority share portion half".split())
 LIST_NOUNS = frozenset("list blacklist catalogue catalog register registry".split())
 LIST_VERBS = frozenset("add place put include designate".split())
+# Sites an organisation runs: "runs a logic fab in Hsinchu" operates in Hsinchu.
+SITE_NOUNS = frozenset(
+    """fab plant factory facility refinery smelter mine site warehouse terminal mill works
+    operation operations plants factories facilities refineries mines sites""".split()
+)
+SITE_PREPS = frozenset({"in", "at", "near"})
 # A dobj's prepositional phrase often belongs to the verb ("supplies X to B"): the small
 # parser attaches it to the noun, so these prepositions are read as verb slots as well.
 VERB_PREPS_ON_OBJECT = frozenset({"to", "from", "with", "into"})

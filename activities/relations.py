@@ -46,6 +46,8 @@ from activities.relation_lexicon import (
     QUANTITY_NOUNS,
     REFERENT_FAMILIES,
     RESTRICTING_VERBS,
+    SITE_NOUNS,
+    SITE_PREPS,
     VERB_PREPS_ON_OBJECT,
     VERB_RULES,
 )
@@ -174,6 +176,8 @@ def _object_preps(noun: Any, depth: int = 0) -> list[tuple[str, Any]]:
                 continue
             if lemma == "in" and _population_of(g):
                 out.extend(("in", h) for h in _population_of(g))  # "tested X in patients with Y"
+            if lemma in SITE_PREPS and _lemma(noun) in SITE_NOUNS and depth == 0:
+                out.append((lemma, g))  # "runs a logic fab in Hsinchu": where it operates
             if lemma in VERB_PREPS_ON_OBJECT:
                 out.append((lemma, g))
             elif lemma == "of" and depth < 2:

@@ -463,3 +463,14 @@ def test_whoever_had_to_stop_after_an_event_is_affected_by_it() -> None:
 def test_a_cause_no_entity_stands_behind_is_named_by_its_phrase() -> None:
     text = "Brannock Foods said it had also been affected by the licensing delays."
     assert ("Brannock Foods", "affectedBy", "licensing delays") in read_events(text)
+
+
+def test_running_a_site_somewhere_is_operating_there() -> None:
+    gaz = [("Orvane Bio", U + "201", "Corporation"), ("Lower Vorn", U + "301", "City")]
+    text = "Orvane Bio, which runs a 200-litre fermentation plant in Lower Vorn, sells enzymes."
+    out = triples(read_statements(SourceDocument(text=text, source=SRC), gaz, Resolver(gaz)))
+    assert ("Orvane Bio", "operatesIn", "Lower Vorn") in out
+    # A place after a common noun that is no site says nothing of where the firm operates.
+    other = "Orvane Bio runs a campaign in Lower Vorn."
+    out = triples(read_statements(SourceDocument(text=other, source=SRC), gaz, Resolver(gaz)))
+    assert ("Orvane Bio", "operatesIn", "Lower Vorn") not in out
