@@ -43,6 +43,9 @@ class Settings:
     # (KM_CONTINUE_AS_NEW_BYTES).
     continue_as_new_bytes: int = CONTINUE_AS_NEW_BYTES
     worker_concurrency: int = 16  # activities one worker runs at once (KM_WORKER_CONCURRENCY)
+    # Activities per second the server hands out from each queue this worker polls, for
+    # all of that queue's workers together (KM_QUEUE_RATE_LIMIT; None: no limit).
+    queue_rate_limit: float | None = None
     # On SIGTERM a worker stops polling and gives running activities this long to finish;
     # what is still running then is cancelled and retried by another worker.
     shutdown_grace_seconds: float = 30.0
@@ -107,6 +110,19 @@ def _positive_int(name: str, default: int) -> int:
     return int(raw)
 
 
+def _positive_float(name: str) -> float | None:
+    raw = os.environ.get(name) or ""
+    if not raw:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise ValueError(f"{name} must be a positive number, not {raw!r}")
+    return value
+
+
 def load_settings(data_dir: str | Path | None = None) -> Settings:
     root = Path(data_dir or os.environ.get("KM_DATA_DIR") or ".kminer").resolve()
     # An OpenAI key switches the policy to a real model; without one the
@@ -129,6 +145,7 @@ def load_settings(data_dir: str | Path | None = None) -> Settings:
         publish_task_queue=os.environ.get("KM_PUBLISH_TASK_QUEUE") or None,
         continue_as_new_bytes=_positive_int("KM_CONTINUE_AS_NEW_BYTES", CONTINUE_AS_NEW_BYTES),
         worker_concurrency=_positive_int("KM_WORKER_CONCURRENCY", 16),
+        queue_rate_limit=_positive_float("KM_QUEUE_RATE_LIMIT"),
         shutdown_grace_seconds=float(os.environ.get("KM_SHUTDOWN_GRACE_SECONDS") or 30),
         model_name=model,
         openai_base_url=os.environ.get("OPENAI_BASE_URL") or None,

@@ -35,6 +35,12 @@ def add_service_parsers(sub: Any, with_data_dir: Callable[[Any], Any]) -> None:
         help="activities run at once (default $KM_WORKER_CONCURRENCY or 16)",
     )
     worker.add_argument(
+        "--rate-limit",
+        type=_positive_rate,
+        help="activities per second the server hands out from each queue this worker "
+        "polls, all its workers together (default $KM_QUEUE_RATE_LIMIT: none)",
+    )
+    worker.add_argument(
         "--health-file",
         type=Path,
         help=f"touched every {HEALTH_INTERVAL_SECONDS:g} s while every poller runs (healthcheck)",
@@ -49,6 +55,16 @@ def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer, not {text!r}")
     return int(text)
+
+
+def _positive_rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number, not {text!r}")
+    return value
 
 
 def _roles(text: str) -> list[str]:
@@ -92,6 +108,8 @@ async def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
 
     if args.concurrency:
         settings = dataclasses.replace(settings, worker_concurrency=args.concurrency)
+    if args.rate_limit:
+        settings = dataclasses.replace(settings, queue_rate_limit=args.rate_limit)
     try:
         role_queues(settings, args.role)  # before anything opens: a bad role is one line
     except RoleError as exc:

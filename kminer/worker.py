@@ -252,6 +252,8 @@ def _worker(
         max_concurrent_activities=settings.worker_concurrency,
         # Local activities (the cheap steps) run beside the workflow tasks.
         max_concurrent_local_activities=settings.worker_concurrency,
+        # Server-side, per queue: a model queue kept under the provider's rate limit.
+        max_task_queue_activities_per_second=settings.queue_rate_limit,
         graceful_shutdown_timeout=timedelta(seconds=settings.shutdown_grace_seconds),
         interceptors=[PrincipalInterceptor()],
         # pid@host/role: a history shows which process, and which of its workers, ran a task.

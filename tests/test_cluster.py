@@ -238,6 +238,8 @@ def test_a_role_the_configuration_cannot_run_is_one_line_and_exit_2(tmp_path: Pa
             "the same task queue twice",
         ),
         ({"KM_CONTINUE_AS_NEW_BYTES": "lots"}, [], "KM_CONTINUE_AS_NEW_BYTES must be a positive"),
+        ({}, ["--rate-limit", "0"], "--rate-limit: must be a positive number"),
+        ({"KM_QUEUE_RATE_LIMIT": "fast"}, [], "KM_QUEUE_RATE_LIMIT must be a positive number"),
     ]
     for extra, args, said in cases:
         done = subprocess.run(
@@ -250,3 +252,24 @@ def test_a_role_the_configuration_cannot_run_is_one_line_and_exit_2(tmp_path: Pa
         )
         lines = done.stderr.strip().splitlines()
         assert done.returncode == 2 and len(lines) == 1 and said in lines[0], (args, done.stderr)
+
+
+async def test_a_rate_limit_is_set_on_every_queue_the_worker_polls(settings) -> None:  # noqa: ANN001
+    from dataclasses import replace as with_
+
+    from temporalio.client import Client
+
+    from kminer.worker import build_workers, open_services
+
+    limited = with_(settings, queue_rate_limit=2.5, tool_task_queue=f"{settings.task_queue}-tools")
+    services = open_services(limited)
+    try:
+        client = await Client.connect(limited.temporal_address)
+        workers = build_workers(client, limited, services, ["workflows", "tools"])
+        rates = {w.task_queue: w.config()["max_task_queue_activities_per_second"] for w in workers}
+        assert rates == {limited.task_queue: 2.5, limited.tool_task_queue: 2.5}
+        plain = with_(settings, task_queue=f"{settings.task_queue}-plain")
+        unlimited = build_workers(client, plain, services, ["all"])
+        assert all(w.config()["max_task_queue_activities_per_second"] is None for w in unlimited)
+    finally:
+        services.close()
