@@ -17,7 +17,7 @@ def _read_by_code() -> set[str]:
         for path in (ROOT / folder).rglob("*.py"):
             text = path.read_text()
             names |= set(re.findall(r"environ(?:\.get\(|\[)\s*\"([A-Z][A-Z0-9_]+)\"", text))
-            names |= set(re.findall(r"_positive_int\(\"([A-Z][A-Z0-9_]+)\"", text))
+            names |= set(re.findall(r"_positive_(?:int|float)\(\"([A-Z][A-Z0-9_]+)\"", text))
     return names
 
 
