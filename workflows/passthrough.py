@@ -40,5 +40,6 @@ with workflow.unsafe.imports_passed_through():
     import workflows.search_attributes  # noqa: F401
     import workflows.subagents  # noqa: F401
     import workflows.tool_contracts  # noqa: F401
+    import workflows.tool_schemas  # noqa: F401
     import workflows.usage  # noqa: F401
     import workflows.workspace  # noqa: F401
