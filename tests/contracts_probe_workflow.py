@@ -1,4 +1,5 @@
-"""A workflow that reports which contract classes a sandboxed run sees (test_passthrough).
+"""Workflows that report which contract classes and modules a sandboxed run sees
+(test_passthrough).
 
 Its module imports only the mining workflow, as a worker's sandbox does; the run answers
 the ids of one class of each contract module as the sandbox's `sys.modules` holds them,
@@ -26,3 +27,16 @@ class ContractsProbeWorkflow:
     @workflow.run
     async def run(self) -> list[int]:
         return [id(getattr(sys.modules[module], name)) for module, name in PROBED]
+
+
+@workflow.defn
+class ModulesProbeWorkflow:
+    """Answers the ids of every `workflows.*` module its sandbox holds, by name."""
+
+    @workflow.run
+    async def run(self) -> dict[str, int]:
+        return {
+            name: id(module)
+            for name, module in list(sys.modules.items())
+            if name.startswith("workflows.")
+        }

@@ -1,15 +1,21 @@
-"""Runs share the worker's contract classes instead of rebuilding them in each sandbox."""
+"""Runs share the worker's contract classes and helper modules instead of rebuilding them
+in each sandbox."""
 
 from __future__ import annotations
 
 import importlib
+import sys
 import uuid
 
 from temporalio.client import Client
 from temporalio.worker import Worker
 
 from kminer.config import Settings
-from tests.contracts_probe_workflow import PROBED, ContractsProbeWorkflow
+from tests.contracts_probe_workflow import PROBED, ContractsProbeWorkflow, ModulesProbeWorkflow
+
+# The workflow definitions, imported afresh by each run's sandbox (its restrictions check
+# their code); every other `workflows.*` module is the worker's own (workflows/passthrough.py).
+SANDBOXED = {"workflows.mining", "workflows.batch", "workflows.passthrough"}
 
 
 async def test_a_sandboxed_run_uses_the_workers_contract_classes(settings: Settings) -> None:
@@ -22,3 +28,17 @@ async def test_a_sandboxed_run_uses_the_workers_contract_classes(settings: Setti
         )
     workers = [id(getattr(importlib.import_module(m), name)) for m, name in PROBED]
     assert seen == workers
+
+
+async def test_a_sandboxed_run_imports_only_the_workflow_definitions(settings: Settings) -> None:
+    client = await Client.connect(settings.temporal_address or "")
+    async with Worker(client, task_queue=settings.task_queue, workflows=[ModulesProbeWorkflow]):
+        seen = await client.execute_workflow(
+            ModulesProbeWorkflow.run,
+            id=f"probe-{uuid.uuid4().hex[:8]}",
+            task_queue=settings.task_queue,
+        )
+    shared = {name for name in seen if name not in SANDBOXED}
+    assert "workflows.subagents" in shared and "workflows.research" in shared
+    reimported = sorted(name for name in shared if seen[name] != id(sys.modules[name]))
+    assert reimported == []

@@ -1,19 +1,45 @@
-"""The contract modules a workflow shares with its worker instead of re-importing them.
+"""The workflow modules a run shares with its worker instead of re-importing them.
 
 Temporal's sandbox imports a workflow's modules afresh for every run, so that one run's
-module state cannot leak into another's. The contract modules hold only pydantic models
-and constants (no state, no I/O, no clock), and building their ~60 model classes again
-was the largest part of starting a run (see docs/benchmarks.md, "Where a worker's CPU
-goes"). Imported first by each workflow module, they are passed through: every run uses
-the worker's own classes. Each is named: a module only imported by another passed-through
-one would otherwise be imported again inside the sandbox, its classes then not the ones
-the contracts use.
+module state cannot leak into another's. The modules below hold no state a run could
+change: constants never mutated, pydantic models, dataclasses, and functions whose only
+nondeterminism-prone calls go through `temporalio.workflow` (itself passed through, so
+`workflow.now()` and the activity calls behave the same from here). None reads a clock,
+the environment, a file or randomness, at import or later. Rebuilding their classes and
+compiling their source again was a large part of starting a run (docs/benchmarks.md,
+"Where a worker's CPU goes"). Imported first by each workflow module, they are passed
+through: every run uses the worker's own modules. Each is named: a module only imported
+by another passed-through one would otherwise be imported again inside the sandbox, its
+classes then not the ones the passed-through modules use.
+
+Only the workflow definitions (`workflows.mining`, `workflows.batch`) stay sandboxed:
+the sandbox's restrictions still check their code, and replays of recorded histories
+(tests/test_replay*.py) check that the shared modules decide as before.
 """
 
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
+    # Contracts (pydantic models, constants) and helpers (pure functions, constants, classes
+    # of which each run builds its own instances: ledgers, guards, runners).
+    import workflows.agent_tools  # noqa: F401
+    import workflows.budget  # noqa: F401
     import workflows.budget_contracts  # noqa: F401
+    import workflows.candidate_refs  # noqa: F401
+    import workflows.continuation  # noqa: F401
     import workflows.contracts  # noqa: F401
+    import workflows.jsonld  # noqa: F401
+    import workflows.prompts  # noqa: F401
+    import workflows.relink  # noqa: F401
+    import workflows.research  # noqa: F401
     import workflows.research_contracts  # noqa: F401
+    import workflows.research_planner  # noqa: F401
+    import workflows.research_synthesis  # noqa: F401
+    import workflows.review  # noqa: F401
+    import workflows.run_metrics  # noqa: F401
+    import workflows.search_attributes  # noqa: F401
+    import workflows.subagents  # noqa: F401
     import workflows.tool_contracts  # noqa: F401
+    import workflows.tool_schemas  # noqa: F401
+    import workflows.usage  # noqa: F401
+    import workflows.workspace  # noqa: F401

@@ -21,6 +21,7 @@ from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger, compact_v
 from workflows.continuation import AgentsState
 from workflows.contracts import FileInfo, MiningRequest, Todo, Usage, Workspace, memory_tags
 from workflows.tool_contracts import DISCOVERY_TOOLS, ENRICHMENT_TOOLS, VALIDATION_TOOLS
+from workflows.tool_schemas import count_tokens
 from workflows.usage import UsageCounter
 from workflows.workspace import (
     file_texts,
@@ -34,8 +35,9 @@ from workflows.workspace import (
 
 with workflow.unsafe.imports_passed_through():
     from deepagents.backends import CompositeBackend, StateBackend
+    from deepagents.middleware.summarization import create_summarization_middleware
     from langchain.agents.middleware import TodoListMiddleware
-    from temporalio.deepagents import TemporalBackend, create_temporal_deep_agent
+    from temporalio.deepagents import TemporalBackend, TemporalModel, create_temporal_deep_agent
 
 MODEL_OPTIONS = {
     "start_to_close_timeout": timedelta(minutes=5),
@@ -130,14 +132,22 @@ class SubagentRunner:
         payload: dict[str, Any],
         subagents: list[dict[str, Any]] | None = None,
     ) -> SubagentOutcome:
+        model = TemporalModel(model=self._model, activity_options=dict(self.model_options))
+        backend = agent_backend(self._ws.runId, memory_tags(self._request.domainTags))
+
+        def summarization() -> Any:
+            # Deep Agents' own summarization (it replaces the default by name, in the agent,
+            # its general-purpose helper and each subagent), counting with the tool schemas
+            # shared across runs (workflows/tool_schemas.py): the same counts, built once.
+            return create_summarization_middleware(model, backend, token_counter=count_tokens)
+
         agent = create_temporal_deep_agent(
-            model=self._model,
+            model=model,
             tools=activity_tools(tools, self._routing, self._ledger),
             system_prompt=prompt,
-            middleware=[TodoListMiddleware()],
-            subagents=subagents or [],
-            backend=agent_backend(self._ws.runId, memory_tags(self._request.domainTags)),
-            activity_options=self.model_options,
+            middleware=[TodoListMiddleware(), summarization()],
+            subagents=[{**spec, "middleware": [summarization()]} for spec in subagents or []],
+            backend=backend,
             name=role,
         )
         state: dict[str, Any] = {}
