@@ -27,6 +27,8 @@ with workflow.unsafe.imports_passed_through():
 # tool built with a run's data in its description.
 MAX_SHARED_SCHEMAS = 512
 _shared: dict[tuple[type, str, str, type], Any] = {}
+MEMO_SLOT = "_tool_call_schema_memo"
+_ABSENT = object()
 
 
 def share_call_schemas(tools: Iterable[Any]) -> None:
@@ -39,8 +41,9 @@ def share_call_schemas(tools: Iterable[Any]) -> None:
         if schema is None:
             if len(_shared) < MAX_SHARED_SCHEMAS:
                 _shared[key] = tool.tool_call_schema
-        elif tool._tool_call_schema_memo is None:  # noqa: SLF001 (langchain's memo slot)
-            tool._tool_call_schema_memo = schema  # noqa: SLF001
+        # langchain's private memo slot: a release without it just builds its own schema.
+        elif getattr(tool, MEMO_SLOT, _ABSENT) is None:
+            setattr(tool, MEMO_SLOT, schema)
 
 
 def count_tokens(messages: Sequence[Any], *, tools: list[Any] | None = None) -> int:
