@@ -34,7 +34,7 @@ import warnings
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -188,16 +188,11 @@ def stop_spy(proc: subprocess.Popen) -> None:
 
 
 async def workload(runs: int, spy_file: Path | None = None) -> dict[str, float]:
-    from temporalio.worker import Worker
-
-    from bench.procs import fresh_settings
+    from bench.procs import fresh_settings, in_process_worker
     from kminer.devserver import DevServer
-    from kminer.principal_propagation import PrincipalInterceptor
     from kminer.runs import start_run
-    from kminer.worker import activities_for, connect, open_services
-    from workflows.batch import BatchWorkflow
+    from kminer.worker import connect, open_services
     from workflows.contracts import MiningRequest, Phase
-    from workflows.mining import MiningWorkflow
 
     question = "Which suppliers of lithium carry geopolitical risk?"
     with tempfile.TemporaryDirectory(prefix="kminer-bench-cpu-") as tmp:
@@ -207,16 +202,7 @@ async def workload(runs: int, spy_file: Path | None = None) -> dict[str, float]:
             settings = replace(fresh_settings(root, "cpu", server.address), tool_task_queue=None)
             services = open_services(settings)
             client = await connect(settings, server.address, services.engine)
-            worker = Worker(
-                client,
-                task_queue=settings.task_queue,
-                workflows=[MiningWorkflow, BatchWorkflow],
-                activities=activities_for(settings, services),
-                max_concurrent_activities=settings.worker_concurrency,
-                max_concurrent_local_activities=settings.worker_concurrency,
-                graceful_shutdown_timeout=timedelta(seconds=5),
-                interceptors=[PrincipalInterceptor()],
-            )
+            worker = in_process_worker(client, settings, services)
             async with worker:
 
                 async def one(tag: str) -> float:

@@ -33,7 +33,7 @@ import tempfile
 import time
 import warnings
 from dataclasses import dataclass, replace
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -47,20 +47,16 @@ from temporalio.worker import (  # noqa: E402
     ActivityInboundInterceptor,
     ExecuteActivityInput,
     Interceptor,
-    Worker,
 )
 
 from bench.history import measure_run  # noqa: E402
-from bench.procs import fresh_settings  # noqa: E402
+from bench.procs import fresh_settings, in_process_worker  # noqa: E402
 from bench.results_file import record  # noqa: E402
 from kminer.config import Settings  # noqa: E402
 from kminer.devserver import DevServer  # noqa: E402
-from kminer.principal_propagation import PrincipalInterceptor  # noqa: E402
 from kminer.runs import start_run  # noqa: E402
 from kminer.worker import Services, activities_for, connect, open_services  # noqa: E402
-from workflows.batch import BatchWorkflow  # noqa: E402
 from workflows.contracts import MiningRequest, Phase  # noqa: E402
-from workflows.mining import MiningWorkflow  # noqa: E402
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 TAGS = ["supply_chain", "general_risk"]
@@ -98,16 +94,7 @@ async def through_temporal(
 ) -> tuple[float, list[Call], dict[str, Any]]:
     client = await connect(settings, address, services.engine)
     recorder = Recorder()
-    worker = Worker(
-        client,
-        task_queue=settings.task_queue,
-        workflows=[MiningWorkflow, BatchWorkflow],
-        activities=activities_for(settings, services),
-        max_concurrent_activities=settings.worker_concurrency,
-        max_concurrent_local_activities=settings.worker_concurrency,
-        graceful_shutdown_timeout=timedelta(seconds=5),
-        interceptors=[PrincipalInterceptor(), recorder],
-    )
+    worker = in_process_worker(client, settings, services, recorder)
     async with worker:
         request = MiningRequest(query=QUESTION, domainTags=TAGS, review="auto")
         started = time.perf_counter()

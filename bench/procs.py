@@ -8,7 +8,9 @@ import subprocess
 import sys
 import time
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from sqlmodel import Session, select
 
@@ -16,6 +18,30 @@ from kminer.config import Settings, load_settings
 from storage.db import make_engine
 from storage.dkg_store import EmbeddedDkg
 from storage.tables import AuditEvent, PublishRecord
+
+
+def in_process_worker(
+    client: Any, settings: Settings, services: Any, *interceptors: Any
+) -> Any:
+    """The mining worker a benchmark runs in its own process: the main queue, every
+    activity, a short shutdown grace."""
+    from temporalio.worker import Worker
+
+    from kminer.principal_propagation import PrincipalInterceptor
+    from kminer.worker import activities_for
+    from workflows.batch import BatchWorkflow
+    from workflows.mining import MiningWorkflow
+
+    return Worker(
+        client,
+        task_queue=settings.task_queue,
+        workflows=[MiningWorkflow, BatchWorkflow],
+        activities=activities_for(settings, services),
+        max_concurrent_activities=settings.worker_concurrency,
+        max_concurrent_local_activities=settings.worker_concurrency,
+        graceful_shutdown_timeout=timedelta(seconds=5),
+        interceptors=[PrincipalInterceptor(), *interceptors],
+    )
 
 
 def fresh_settings(root: Path, name: str, address: str) -> Settings:
