@@ -86,6 +86,15 @@ VERB_RULES: list[tuple[frozenset[str], frozenset[str], str, bool, frozenset[str]
     ),
     (frozenset({"take"}), frozenset({"over"}), "acquired", False, frozenset({"organization"})),
     (
+        # Controlling a site is running it ("YLB controls the Salar de Uyuni"); controlling
+        # a company is owning it.
+        frozenset({"control"}),
+        frozenset({"dobj"}),
+        "operatesIn",
+        False,
+        frozenset({"place"}),
+    ),
+    (
         frozenset("own hold control".split()),
         frozenset({"dobj"}),
         "ownsStakeIn",

@@ -29,7 +29,7 @@ RELATIONS = [
     ("lithium_06_zimbabwe_ban.md", "Sinomine", "ownsStakeIn", "Bikita mine"),
     ("lithium_06_zimbabwe_ban.md", "Zimbabwe", "restrictsExportsOf", "raw lithium ore"),
     ("lithium_07_drc_manono.md", "Zijin Mining", "partnerOf", "Cominière"),
-    ("lithium_08_bolivia_ylb.md", "YLB", "ownsStakeIn", "Salar de Uyuni"),
+    ("lithium_08_bolivia_ylb.md", "YLB", "operatesIn", "Salar de Uyuni"),  # "controls" a site
     ("lithium_08_bolivia_ylb.md", "Uranium One Group", "subsidiaryOf", "Rosatom"),
     ("lithium_09_mexico_nationalisation.md", "Mexico", "nationalises", "lithium"),
     ("lithium_10_pilbara_offtakes.md", "Pilbara Minerals", "operatesIn", "Pilgangoora project"),

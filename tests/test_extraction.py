@@ -474,3 +474,16 @@ def test_running_a_site_somewhere_is_operating_there() -> None:
     other = "Orvane Bio runs a campaign in Lower Vorn."
     out = triples(read_statements(SourceDocument(text=other, source=SRC), gaz, Resolver(gaz)))
     assert ("Orvane Bio", "operatesIn", "Lower Vorn") not in out
+
+
+def test_controlling_a_site_is_running_it_and_controlling_a_company_is_owning_it() -> None:
+    gaz = [("Orvane Bio", U + "201", "Corporation"), ("Halden Pharma", U + "202", "Corporation"),
+           ("Salar de Vorn", U + "302", "Landform")]  # fmt: skip
+    site = "Orvane Bio controls the Salar de Vorn, the largest salt flat in the region."
+    company = "Orvane Bio controls Halden Pharma."
+    read_gaz = lambda t: triples(  # noqa: E731
+        read_statements(SourceDocument(text=t, source=SRC), gaz, Resolver(gaz))
+    )
+    assert ("Orvane Bio", "operatesIn", "Salar de Vorn") in read_gaz(site)
+    assert ("Orvane Bio", "ownsStakeIn", "Salar de Vorn") not in read_gaz(site)
+    assert ("Orvane Bio", "ownsStakeIn", "Halden Pharma") in read_gaz(company)
