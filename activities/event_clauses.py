@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from activities.nlp import Mention
-from activities.sentence_view import SentenceView
+from activities.sentence_view import SentenceView, modified_from
 
 # Verb lemma -> the noun English names its event with.
 NOMINALS: dict[str, str] = {
@@ -55,29 +55,10 @@ DEPRIVING = frozenset(
 HARMING = frozenset("hit affect hurt disrupt threaten damage squeeze strand leave cost".split())
 # Nouns through which a holder owns what was acted on: "subsidiaries of Ganfeng".
 _HOLDER_NOUNS = frozenset({"subsidiary", "unit", "affiliate", "arm", "division", "owner"})
-_DROP_LEADING = ("DET", "PRON", "PUNCT", "NUM")
 
 
 def _lemma(tok: Any) -> str:
     return str(tok.lemma_).lower()
-
-
-def object_phrase(obj: Any) -> tuple[int, int]:
-    """Token range of an object noun with its left modifiers (no clause after it)."""
-    first = min(
-        [
-            obj.i,
-            *(
-                t.i
-                for c in obj.children
-                if c.dep_ in ("compound", "amod", "poss", "nmod")
-                for t in c.subtree
-            ),
-        ]
-    )
-    while first < obj.i and obj.doc[first].pos_ in _DROP_LEADING:
-        first += 1
-    return first, obj.i
 
 
 def event_name(actor: Mention | None, verb: Any, obj: Any) -> str | None:
@@ -85,7 +66,7 @@ def event_name(actor: Mention | None, verb: Any, obj: Any) -> str | None:
     nominal = NOMINALS.get(_lemma(verb))
     if nominal is None:
         return None
-    first, last = object_phrase(obj)
+    first, last = modified_from(obj), obj.i
     doc = obj.doc
     bare = not any(c.dep_ in ("det", "poss") for c in obj.children) and obj.tag_ == "NNS"
     if bare:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from activities.event_clauses import NOMINALS, deprivations, harmed_by_clause, object_phrase
+from activities.event_clauses import NOMINALS, deprivations, harmed_by_clause
 from activities.nlp import Mention
 from activities.relation_lexicon import (
     AFFECT_VERBS,
@@ -51,7 +51,7 @@ from activities.relation_lexicon import (
     VERB_PREPS_ON_OBJECT,
     VERB_RULES,
 )
-from activities.sentence_view import SentenceView, phrase_mention
+from activities.sentence_view import SentenceView, modified_from, phrase_mention
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,7 @@ def _object_preps(noun: Any, depth: int = 0) -> list[tuple[str, Any]]:
         for g in prep.children:
             if g.dep_ != "pobj":
                 continue
-            if lemma == "in" and _population_of(g):
+            if lemma == "in":
                 out.extend(("in", h) for h in _population_of(g))  # "tested X in patients with Y"
             if lemma in SITE_PREPS and _lemma(noun) in SITE_NOUNS and depth == 0:
                 out.append((lemma, g))  # "runs a logic fab in Hsinchu": where it operates
@@ -335,9 +335,8 @@ def _from_verb(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
                 for dobj in listed:
                     _emit(out, sent, subjects, predicate, False, dobj, flags, f"{lemma} to list")
             # Whoever is put on a named list is exposed to what the list brings.
-            first, last = object_phrase(tok)
             named_list = sent.owner.get(tok.i) or phrase_mention(
-                sent.doc[first : last + 1], "event", "Event"
+                sent.doc[modified_from(tok) : tok.i + 1], "event", "Event"
             )
             out.extend(Relation(m, "affectedBy", named_list, *flags, "dependency", "on list")
                        for d in listed for m in sent.entities_at(d))  # fmt: skip

@@ -10,6 +10,7 @@ of its own.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from activities.nlp import PLACE_WORDS, Mention
@@ -121,9 +122,14 @@ class SentenceView:
                     for m in self.entities_at(c)]  # fmt: skip
             if subj:
                 return subj[:1]
-        earlier = [m for m in [*self.before, *self.mentions]
-                   if m.start < verb.idx and m.family in ("organization", "person")]  # fmt: skip
-        return earlier[-1:]
+        found = self._last_before(verb.idx, lambda m: m.family in ("organization", "person"))
+        return [found] if found else []
+
+    def _last_before(self, at: int, keep: Callable[[Mention], bool]) -> Mention | None:
+        """The last mention before character `at` (earlier sentences included) that `keep`
+        accepts."""
+        earlier = [m for m in [*self.before, *self.mentions] if m.start < at and keep(m)]
+        return earlier[-1] if earlier else None
 
     def event_referent(self, tok: Any) -> Mention | None:
         """What a bare definite event noun ("the outbreak", "the controls") refers to: the
@@ -150,15 +156,11 @@ class SentenceView:
             return None
         return self._event_span(tok)
 
-    def _event_span(self, head: Any) -> Mention | None:
+    def _event_span(self, head: Any) -> Mention:
         """The named event a head noun and its modifiers make, articles left out."""
-        modifiers = [c for c in head.children if c.dep_ in ("compound", "amod", "poss", "nmod")]
         preps = [c for c in head.children if c.dep_ == "prep" and c.lemma_.lower() in _EVENT_PREPS]
-        left = [t.i for c in modifiers for t in c.subtree]
-        right = [t.i for c in preps for t in c.subtree]
-        first, last = min([head.i, *left]), max([head.i, *right])
-        while first < head.i and self.doc[first].pos_ in ("DET", "PRON", "NUM", "PUNCT"):
-            first += 1
+        first = modified_from(head)
+        last = max([head.i, *(t.i for c in preps for t in c.subtree)])
         while last > head.i and self.doc[last].pos_ in ("PUNCT", "CCONJ"):
             last -= 1
         return phrase_mention(self.doc[first : last + 1], "event", "Event")
@@ -168,17 +170,13 @@ class SentenceView:
         families = REFERENT_FAMILIES.get(tok.lemma_.lower())
         if families is None or not _is_bare_definite(tok):
             return None
-        earlier = [m for m in [*self.before, *self.mentions]
-                   if m.start < tok.idx and m.family in families]  # fmt: skip
-        return earlier[-1] if earlier else None
+        return self._last_before(tok.idx, lambda m: m.family in families)
 
     def government_of(self, tok: Any) -> Mention | None:
         """"the government" / "the authorities": the last country named before it."""
         if tok.lemma_.lower() not in GOVERNMENT_REFS or not _is_bare_definite(tok):
             return None
-        earlier = [m for m in [*self.before, *self.mentions]
-                   if m.start < tok.idx and m.type == "Country"]  # fmt: skip
-        return earlier[-1] if earlier else None
+        return self._last_before(tok.idx, lambda m: m.type == "Country")
 
     def _event_phrase(self, head: Any) -> Mention | None:
         """'Chile's royalty reform': an event or policy noun owned by an entity, as a phrase."""
@@ -247,6 +245,17 @@ class SentenceView:
         if lemma in PLACE_WORDS:
             return []
         return [phrase_mention(self.doc[ordered[0] : ordered[-1] + 1], "concept", "DefinedTerm")]
+
+
+def modified_from(head: Any) -> int:
+    """Where the phrase of a noun and its left modifiers ("China's export", "battery-grade")
+    starts, articles and numbers left out."""
+    left = [t.i for c in head.children if c.dep_ in ("compound", "amod", "poss", "nmod")
+            for t in c.subtree]  # fmt: skip
+    first = min([head.i, *left])
+    while first < head.i and head.doc[first].pos_ in ("DET", "PRON", "NUM", "PUNCT"):
+        first += 1
+    return first
 
 
 def _is_bare_definite(tok: Any) -> bool:
