@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from temporalio import activity
 
 from activities.common import Auditor, run_tool
+from activities.memo import BoundedMemo
 from workflows.tool_contracts import SearchArgs, ToolResponse
 
 
@@ -46,6 +47,7 @@ _PROPER_RUN = re.compile(r"\b[A-Z][\w'’&-]*(?:\s+(?:&\s+|of\s+|de\s+)?[A-Z][\w
 _ARTICLE = re.compile(r"^(?:The|A|An)\s+")
 _AND_BEFORE = re.compile(r"[A-Z][\w'’-]*\s+and\s+$")
 MAX_DOCUMENT_NAMES = 24
+DOCUMENTS_KEPT = 256
 # How much text before a passage travels with it (`SourceDocument.context`): a paragraph
 # or two, enough for the noun an opening "The outbreak has hit X" points back to.
 CONTEXT_CHARS = 600
@@ -89,16 +91,20 @@ class CorpusSearch:
     def __init__(self, index: Any, embedder: Any = None) -> None:
         self._index = index
         self._embedder = embedder
-        self._documents: dict[str, tuple[str, list[str]]] = {}
+        # Bodies of the documents hits came from, for their names and the text before a
+        # passage; bounded, since a long-running worker meets ever more documents.
+        self._documents: BoundedMemo[str, tuple[str, list[str]]] = BoundedMemo(DOCUMENTS_KEPT)
 
     def _document(self, document_id: int, passage_id: str) -> tuple[str, list[str]]:
         """(body, names) of a hit's document. A passage id starts with its document's
         content hash: a re-indexed, changed document gets a new key, never a stale body."""
         key = passage_id.split(":", 1)[0]
-        if key not in self._documents:
+
+        def read() -> tuple[str, list[str]]:
             body = self._index.document_text(document_id) or ""
-            self._documents[key] = (body, document_names(body))
-        return self._documents[key]
+            return body, document_names(body)
+
+        return self._documents.get(key, read)
 
     def _ranked(self, query: str, max_results: int) -> list[Any]:
         # The pool admits more passages of one document than the answer keeps, so the

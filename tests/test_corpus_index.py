@@ -366,3 +366,16 @@ def test_a_search_answer_keeps_at_most_two_passages_of_a_document_in_rank_order(
     assert [(h.documentId, h.n) for h in kept] == [(1, 0), (1, 1), (2, 2), (3, 4), (2, 5)]
     assert PER_DOCUMENT == 2
     assert [h.n for h in _per_document(hits, 3)] == [0, 1, 2]
+
+
+def test_search_keeps_a_bounded_number_of_document_bodies(
+    index: CorpusIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import activities.search as search_module
+
+    monkeypatch.setattr(search_module, "DOCUMENTS_KEPT", 2)
+    search = search_module.CorpusSearch(index)
+    hits = search.search("lithium exports restrictions royalty", 10)
+    assert len({h["documentId"] for h in hits}) > 2  # more documents met than kept
+    assert all(h["names"] is not None and "context" in h for h in hits)
+    assert len(search._documents) == 2  # noqa: SLF001
