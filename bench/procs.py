@@ -95,16 +95,21 @@ def stop(proc: subprocess.Popen | None) -> None:
             proc.wait(timeout=10)
 
 
+def _rows(settings: Settings, statement: Any) -> list[Any]:
+    """Every row a select gives, on a short-lived engine of the data dir's database."""
+    engine = make_engine(settings.database_url)
+    try:
+        with Session(engine) as session:
+            return list(session.exec(statement).all())
+    finally:
+        engine.dispose()
+
+
 def publish_ledger(settings: Settings, run_id: str) -> tuple[list[str], int]:
     """The run's PublishRecord candidate ids and the number of assets in the DKG.
 
     Open it only when no worker holds the data dir's DKG."""
-    engine = make_engine(settings.database_url)
-    try:
-        with Session(engine) as session:
-            rows = session.exec(select(PublishRecord).where(PublishRecord.run_id == run_id)).all()
-    finally:
-        engine.dispose()
+    rows = _rows(settings, select(PublishRecord).where(PublishRecord.run_id == run_id))
     dkg = EmbeddedDkg(settings.dkg_dir)
     try:
         graphs = dkg.query("SELECT (COUNT(DISTINCT ?g) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }").rows
@@ -115,12 +120,7 @@ def publish_ledger(settings: Settings, run_id: str) -> tuple[list[str], int]:
 
 def audited_tools(settings: Settings, run_id: str) -> dict[str, int]:
     """Tool calls the worker side audited for the run (one row per executed attempt)."""
-    engine = make_engine(settings.database_url)
-    try:
-        with Session(engine) as session:
-            trail = session.exec(select(AuditEvent).where(AuditEvent.run_id == run_id)).all()
-    finally:
-        engine.dispose()
+    trail = _rows(settings, select(AuditEvent).where(AuditEvent.run_id == run_id))
     counts: dict[str, int] = {}
     for event in trail:
         if event.kind == "tool":
