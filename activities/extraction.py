@@ -20,13 +20,15 @@ ones ("expected to", "could") are kept and marked too, and never proposed.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
-from activities.extraction_patterns import Gazetteer, predicate_for
+from activities.extraction_patterns import Gazetteer, homonyms, predicate_for
 from activities.nlp import Mention, Resolver, mentions_in, parse
 from activities.relation_lexicon import GOVERNMENT_REFS, HEDGE_AUX, HEDGE_VERBS
 from activities.relations import Relation, relations_in
-from workflows.predicates import canonical, kinds_allow
+from storage.dkg_index import type_family
+from workflows.predicates import PREDICATES, canonical, kinds_allow
 from workflows.tool_contracts import SourceDocument, Statement
 
 __all__ = ["read_statements", "Statement"]
@@ -133,6 +135,8 @@ def read_statements(
         at = sent.start_char - len(lead_in) + len(raw) - len(raw.lstrip())
         for rel in relations:
             predicate, subj, obj = _canonical(rel)
+            subj, obj = (_fitting(predicate, end, slot, gazetteer)
+                         for end, slot in ((subj, "subject"), (obj, "object")))  # fmt: skip
             if not kinds_allow(predicate, subj.family, obj.family):
                 continue
             key = (subj.name.lower(), predicate, obj.name.lower(), rel.negated)
@@ -163,6 +167,28 @@ def read_statements(
                 )
             )
     return out
+
+
+def _fitting(predicate: str, end: Mention, slot: str, gazetteer: Gazetteer) -> Mention:
+    """Of the DKG assets one label names, the one the relation's slot expects most.
+
+    A predicate lists its kinds most typical first (`workflows/predicates.py`): a study
+    tests a drug before a product, so "tests lithium carbonate" is the drug, while a
+    company "produces lithium carbonate", the chemical."""
+    spec = PREDICATES.get(predicate)
+    same = homonyms(end.name, gazetteer) if end.ual and spec else ()
+    kinds = (spec.subject_kinds if slot == "subject" else spec.object_kinds) if spec else ()
+    if not same or not kinds:
+        return end
+
+    def rank(entry: tuple[str, str, str]) -> int:
+        family = type_family(entry[2])
+        return kinds.index(family) if family in kinds else len(kinds)
+
+    best = min(same, key=rank)
+    if best[1] == end.ual or rank(best) >= rank((end.name, end.ual or "", end.type)):
+        return end
+    return replace(end, name=best[0], family=type_family(best[2]), type=best[2], ual=best[1])
 
 
 def _as_sentences(text: str) -> str:

@@ -62,6 +62,20 @@ def _matcher(key: tuple[Entry, ...]) -> tuple[re.Pattern[str] | None, dict[str, 
     return re.compile(r"(?<!\w)(?:" + _trie_pattern(trie) + r")(?!\w)", re.IGNORECASE), lookup
 
 
+@lru_cache(maxsize=32)
+def _homonyms(key: tuple[Entry, ...]) -> dict[str, tuple[Entry, ...]]:
+    by_label: dict[str, dict[str, Entry]] = {}
+    for label, ual, typ in key:
+        by_label.setdefault(_norm(label), {}).setdefault(ual, (label, ual, typ))
+    return {norm: tuple(e.values()) for norm, e in by_label.items() if len(e) > 1}
+
+
+def homonyms(label: str, gazetteer: Gazetteer) -> tuple[Entry, ...]:
+    """Every DKG asset a label names when it names more than one ("Lithium carbonate": the
+    drug and the battery chemical), else ()."""
+    return _homonyms(gazetteer_key(gazetteer)).get(_norm(label), ())
+
+
 def gazetteer_key(gazetteer: Gazetteer) -> tuple[Entry, ...]:
     return tuple((str(g[0]), str(g[1]), str(g[2])) for g in gazetteer)
 
@@ -146,6 +160,7 @@ _RULES = [(p, re.compile(rx), inv) for p, rx, inv in PREDICATE_RULES]
 _PASSIVE_BY = re.compile(r"\s*by\b")
 _CLAUSE_BREAK = re.compile(r"[;:()]|\b(?:but|while|whereas|although|because)\b")
 MAX_GAP_WORDS = 8
+_WORDS_THEN_COMMA = re.compile(r"\w.*,")
 
 
 def predicate_for(between: str) -> tuple[str, bool] | None:
@@ -159,6 +174,10 @@ def predicate_for(between: str) -> tuple[str, bool] | None:
         return None
     for predicate, rx, inverse in _RULES:
         m = rx.search(text)
-        if m:
+        # "X's largest suppliers of amoxicillin, depends on Y": the cue's phrase ends at the
+        # comma; what follows it is another clause, not the cue's other end. Likewise a
+        # comma after words before the cue ("X coffee trader, which buys from Y") closes
+        # the left mention's phrase ("X, a unit of Y" opens with it and is kept).
+        if m and "," not in text[m.end() :] and not _WORDS_THEN_COMMA.search(text[: m.start()]):
             return predicate, inverse != bool(_PASSIVE_BY.match(text[m.end() :]))
     return None

@@ -17,7 +17,7 @@ ANY: frozenset[str] = frozenset()
 # Verbs whose subject is a cause and whose object is affected by it.
 AFFECT_VERBS = frozenset(
     "affect hit disrupt hurt threaten endanger damage delay jeopardise jeopardize "
-    "squeeze pressure expose impact".split()
+    "squeeze pressure expose impact strand cripple harm".split()
 )
 # Verbs of an interruption: "X stopped its service after attacks on ships" -> X is affected
 # by the attacks.
@@ -35,6 +35,15 @@ VERB_RULES: list[tuple[frozenset[str], frozenset[str], str, bool, frozenset[str]
         "supplies",
         True,
         frozenset({"organization", "place", "person"}),
+    ),
+    (
+        # "Nordmark depends on Vardhan for amoxicillin": a company relied on is a supplier;
+        # a country or a policy relied on is not.
+        frozenset({"depend", "rely"}),
+        frozenset({"on", "upon"}),
+        "supplies",
+        True,
+        frozenset({"organization"}),
     ),
     (
         frozenset("supply sell ship deliver provide export send".split()),
@@ -258,6 +267,9 @@ HEDGE_AUX = frozenset({"could", "may", "might"})
 HEDGE_VERBS = frozenset(
     "plan expect consider propose seek aim hope fear intend want may threaten warn "
     "could would".split()
+    # An attempt is not the deed: "has struggled to produce lithium carbonate at scale"
+    # does not say that it produces it.
+    + "struggle try attempt strive".split()
 )
 PASSIVE_STATE_VERBS = frozenset(
     "locate base headquarter situate register incorporate list domicile".split()

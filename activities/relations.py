@@ -83,7 +83,12 @@ def _subjects(sent: SentenceView, verb: Any, depth: int = 0) -> list[Any]:
     """Subject heads of `verb`, inherited from the governing verb where English omits them."""
     subj = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass", "csubj")]
     if subj and all(s.tag_ in ("WDT", "WP") for s in subj) and verb.dep_ == "relcl":
-        return [verb.head]  # "CATL, which buys ..." -> CATL
+        head = verb.head
+        if head.dep_ == "appos" and head.i not in sent.owner and head.head.i in sent.owner:
+            # "Van Aalst, the Rotterdam coffee trader, which buys ...": the trader is Van
+            # Aalst, not the place that describes it.
+            return [head.head]
+        return [head]  # "CATL, which buys ..." -> CATL
     if subj or depth > 3:
         return subj
     if verb.dep_ in ("xcomp", "conj", "advcl") and verb.head.pos_ in ("VERB", "AUX"):
@@ -413,6 +418,14 @@ def _from_nouns(sent: SentenceView, out: list[Relation]) -> None:
             for c in tok.children:
                 if c.dep_ == "compound" and c.i not in sent.owner and c.pos_ == "NOUN":
                     _emit(out, sent, holders, "produces", False, c, (False, False), tok.text)
+        # "Van Aalst, the Rotterdam coffee trader": a place describing what an
+        # organisation is says where it is.
+        if tok.dep_ == "appos":
+            for c in tok.children:
+                place = sent.owner.get(c.i) if c.dep_ == "compound" else None
+                if place is not None and place.family == "place":
+                    orgs = [h for h in holders if h.family == "organization"]
+                    _emit(out, sent, orgs, "locatedIn", False, c, (False, False), tok.text)
         # "Uranium One Group, a Rosatom subsidiary": the compound names the other end.
         rule = NOUN_RULES.get((_lemma(tok), "of"))
         if rule is not None and tok.dep_ == "appos":

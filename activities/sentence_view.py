@@ -93,9 +93,11 @@ class SentenceView:
             elif via_noun and t.dep_ == "nsubjpass" and t.lower_ in PRONOUNS:
                 # "X said it had been affected by Y": the passive's "it" is X.
                 out.extend(m for m in self.antecedent(t.head) if m not in out)
-            elif via_noun:
+            elif via_noun and not self._named_by_apposition(t):
                 # "the Bikita mine", "Albemarle's plant": an entity compounded, named or
-                # possessing a common noun head stands for the phrase.
+                # possessing a common noun head stands for the phrase. Not when an
+                # apposition names the thing itself: "Nordmark's new source, Shandong
+                # Ruiyang" is Shandong Ruiyang, not Nordmark.
                 for child in t.children:
                     if child.dep_ in ("compound", "nmod", "amod", "poss") and child.i in self.owner:
                         stack.append(child)
@@ -109,6 +111,9 @@ class SentenceView:
                 ):
                     stack.append(child)
         return out
+
+    def _named_by_apposition(self, tok: Any) -> bool:
+        return any(c.dep_ == "appos" and c.i in self.owner for c in tok.children)
 
     def antecedent(self, verb: Any) -> list[Mention]:
         """What "it" / "the company" means: the subject of a verb this one depends on

@@ -487,3 +487,51 @@ def test_controlling_a_site_is_running_it_and_controlling_a_company_is_owning_it
     assert ("Orvane Bio", "operatesIn", "Salar de Vorn") in read_gaz(site)
     assert ("Orvane Bio", "ownsStakeIn", "Salar de Vorn") not in read_gaz(site)
     assert ("Orvane Bio", "ownsStakeIn", "Halden Pharma") in read_gaz(company)
+
+
+def test_an_attempt_is_not_the_deed() -> None:
+    out = read("YLB has struggled for a decade to produce lithium hydroxide at scale.")
+    assert out and all(s.hedged for s in out if s.predicate == "produces")
+
+
+def test_a_label_two_assets_share_means_the_one_the_relation_expects() -> None:
+    # The same words name a drug and a battery chemical: a trial tests the drug, a
+    # company produces the chemical.
+    gaz = [*GAZ, ("Sodium carbonate", U + "30", "Product"), ("Sodium carbonate", U + "31", "Drug"),
+           ("ARBOR-3", U + "32", "MedicalStudy")]  # fmt: skip
+    doc = SourceDocument(text="The ARBOR-3 trial tests low-dose Sodium carbonate.", source=SRC)
+    tested = [s for s in read_statements(doc, gaz, Resolver(gaz)) if s.predicate == "studies"]
+    assert [s.objectUal for s in tested] == [U + "31"]
+    doc = SourceDocument(text="Tianqi Lithium produces sodium carbonate.", source=SRC)
+    made = [s for s in read_statements(doc, gaz, Resolver(gaz)) if s.predicate == "produces"]
+    assert [s.objectUal for s in made] == [U + "30"]
+
+
+def test_a_company_relied_on_is_a_supplier() -> None:
+    out = read("Tesla depends on Tianqi Lithium for lithium hydroxide.")
+    assert ("Tianqi Lithium", "supplies", "Tesla") in triples(out)
+    assert not triples(read("Tesla relies on China for lithium hydroxide."))
+
+
+def test_a_cue_does_not_reach_across_a_comma_into_another_clause() -> None:
+    assert predicate_for("'s largest suppliers of cobalt, depends on") is None
+    assert predicate_for(" coffee trader, which buys robusta from") is None
+    assert predicate_for(", a subsidiary of") == ("subsidiaryOf", False)
+
+
+def test_an_apposition_names_the_noun_it_follows() -> None:
+    # "Tesla's new source, Tianqi Lithium" is Tianqi: Tesla buys nothing here.
+    out = read("Tesla's new source, Tianqi Lithium, itself buys spodumene from Rio Tinto.")
+    assert triples(out) == {("Rio Tinto", "supplies", "Tianqi Lithium")}
+
+
+def test_which_after_a_describing_apposition_is_the_entity_described() -> None:
+    # Not the place that describes it, and not by the words between YLB and Zimbabwe.
+    out = read("Export curbs hit SQM, the Zimbabwe lithium trader, which buys brine from YLB.")
+    assert ("YLB", "supplies", "SQM") in triples(out)
+    assert not any("Zimbabwe" in (s, o) for s, _, o in triples(out))
+
+
+def test_stranding_a_company_affects_it() -> None:
+    out = read("China's export ban has stranded Tianqi Lithium.")
+    assert any(s.subject == "Tianqi Lithium" and s.predicate == "affectedBy" for s in out)
