@@ -88,8 +88,9 @@ def group_facts(statements: list[Statement], resolver: EntityResolver) -> list[F
     """One Fact per (subject, relation, object), evidence deduplicated by source sentence."""
     refs: list[tuple[Statement, EntityRef, EntityRef]] = []
     for st in statements:
-        subj = resolver.ref(st.subject, st.subjectType, st.subjectUal)
-        obj = _as_product(resolver.ref(st.object, st.objectType, st.objectUal), st.predicate)
+        subj = resolver.ref(st.subject, st.subjectType, st.subjectUal, st.objectUal)
+        obj = resolver.ref(st.object, st.objectType, st.objectUal, subj.ual)
+        obj = _as_product(obj, st.predicate)
         refs.append((st, subj, obj))
     # One new entity written short here and long there is one entity.
     names = [(r.name, r.family) for _, s, o in refs for r in (s, o) if r.new_id]
@@ -201,7 +202,7 @@ class EnrichmentActivities:
 
     def propose(self, args: ProposeArgs, discovered_at: str) -> list[dict[str, Any]]:
         gazetteer = self._dkg.gazetteer()
-        resolver = EntityResolver(gazetteer, args.links)
+        resolver = EntityResolver(gazetteer, args.links, getattr(self._dkg, "concerning", None))
         for st in args.statements:
             # A statement a model wrote itself (same contract, no score yet) is scored here;
             # one without its source sentence has no evidence and stays at 0.

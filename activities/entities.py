@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from activities.relevance import stem
 from storage.dkg_index import normalise_label, normalise_name, tokens, type_family
 
 NEW_ENTITY_FAMILIES = {
@@ -40,6 +42,8 @@ PHRASE_TARGETS = {
 }
 PHRASE_FAMILIES = frozenset().union(*PHRASE_TARGETS.values())
 MIN_PHRASE_WORDS = 2
+# Words that end a noun phrase's head: "dispute" in "long dispute with the state company".
+_HEAD_ENDS = frozenset("of on in with for to against by from over at between".split())
 
 
 def phrase_words(text: str) -> frozenset[str]:
@@ -64,6 +68,13 @@ class EntityRef:
     @property
     def family(self) -> str:
         return type_family(self.type)
+
+
+def head_word(text: str) -> str:
+    """The head noun of a phrase, stemmed: the last word before its first preposition."""
+    words = re.findall(r"[\w-]+", re.sub(r"['’]s\b", "", text.lower()))
+    cut = next((i for i, w in enumerate(words) if w in _HEAD_ENDS and i), len(words))
+    return stem(words[cut - 1]) if cut else ""
 
 
 def _is_phrase(name: str) -> bool:
@@ -119,7 +130,13 @@ def merge_aliases(names: list[tuple[str, str]]) -> dict[str, str]:
 class EntityResolver:
     """Resolves claim ends against the DKG; remembers the new entities it saw."""
 
-    def __init__(self, gazetteer: list[tuple[str, str, str]], links: dict[str, str]) -> None:
+    def __init__(
+        self,
+        gazetteer: list[tuple[str, str, str]],
+        links: dict[str, str],
+        concerning: Callable[[str], list[tuple[str, str, str]]] | None = None,
+    ) -> None:
+        self._concerning = concerning
         self._exact: dict[str, tuple[str, str, str]] = {}
         self._by_name: dict[str, tuple[str, str, str]] = {}
         for label, ual, typ in gazetteer:
@@ -149,6 +166,18 @@ class EntityResolver:
                     best = (extra, entry)
         return best[1] if best else None
 
+    def _event_of(self, name: str, partner: str | None) -> tuple[str, str, str] | None:
+        """The one DKG event about `partner` with the phrase's head noun: "a long dispute
+        with the state company Cominière" that affected AVZ is the DKG's "Manono lithium
+        licence dispute" about AVZ. None when none or several fit."""
+        if partner is None or self._concerning is None:
+            return None
+        head = head_word(name)
+        events = PHRASE_TARGETS["event"]
+        fits = [e for e in self._concerning(partner)
+                if type_family(e[2]) in events and head_word(e[0]) == head]  # fmt: skip
+        return fits[0] if head and len(fits) == 1 else None
+
     def known(self, name: str) -> tuple[str, str, str] | None:
         """(label, ual, type) of the DKG asset a name means, by link, label or alias."""
         key = normalise_name(name)
@@ -160,8 +189,11 @@ class EntityResolver:
             return exact
         return self._by_name.get(key) if key else None
 
-    def ref(self, name: str, typ: str | None, ual: str | None) -> EntityRef:
-        """The claim end for a statement's subject or object."""
+    def ref(
+        self, name: str, typ: str | None, ual: str | None, partner: str | None = None
+    ) -> EntityRef:
+        """The claim end for a statement's subject or object; `partner`: the UAL of the
+        claim's other end, when known."""
         if ual and ual in self._by_ual:
             label, ual, known_type = self._by_ual[ual]
             return EntityRef(label, known_type, ual=ual)
@@ -171,6 +203,8 @@ class EntityResolver:
         typ = typ or "Thing"
         family = type_family(typ)
         phrase = self._phrase(name, family)
+        if phrase is None and family == "event":
+            phrase = self._event_of(name, partner)
         if phrase is not None:
             return EntityRef(phrase[0], phrase[2], ual=phrase[1], aliases=[name])
         if family in NEW_ENTITY_FAMILIES and not _is_phrase(name):

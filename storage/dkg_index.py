@@ -122,6 +122,12 @@ class IndexEntry:
     name_tokens: list[frozenset[str]] = field(default_factory=list)
     norm_names: list[str] = field(default_factory=list)
     shortest: int = 99  # fewest words among its names: ranks one-word matches
+    node_id: str | None = None  # its JSON-LD "@id", by which other assets point at it
+    about: list[str] = field(default_factory=list)  # "@id"s or identifiers it is about
+
+
+# schema.org properties by which an asset (an event, a report) names what it concerns.
+ABOUT_KEYS = ("about", "participant", "organizer")
 
 
 def entry_from_asset(ual: str, asset: dict[str, Any], stake: float) -> IndexEntry:
@@ -140,6 +146,8 @@ def entry_from_asset(ual: str, asset: dict[str, Any], stake: float) -> IndexEntr
         name_tokens=name_tokens,
         norm_names=labels,
         shortest=min((len(t) for t in name_tokens), default=99),
+        node_id=asset.get("@id") if isinstance(asset.get("@id"), str) else None,
+        about=[a for key in ABOUT_KEYS for a in _strings(asset.get(key))],
     )
 
 
@@ -165,6 +173,7 @@ class LabelIndex:
         self._blob_len = 0
         self._gazetteer: list[tuple[str, str, str]] | None = None
         self._ranked: dict[str, list[str]] = {}
+        self._concerning: dict[str, list[str]] | None = None
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -193,6 +202,7 @@ class LabelIndex:
             self._exact.setdefault(normalise_label(ident), set()).add(entry.ual)
         self._blob = None
         self._gazetteer = None
+        self._concerning = None
 
     def related(self, text: str, limit: int, types: Iterable[str] | None = None) -> list[Match]:
         query = normalise_label(text)
@@ -296,6 +306,24 @@ class LabelIndex:
             found.items(),
             key=lambda kv: (kv[1] != "same identifier", -self.entries[kv[0]].stake, kv[0]),
         )
+
+    def concerning(self, ual: str) -> list[tuple[str, str, str]]:
+        """(label, ual, type) of the assets that are about the asset `ual` (events naming
+        it as what they concern or a participant), by their identifiers."""
+        if self._concerning is None:
+            nodes: dict[str, set[str]] = {}
+            for entry in self.entries.values():
+                if entry.node_id:
+                    nodes.setdefault(entry.node_id.strip().lower(), set()).add(entry.ual)
+            by_target: dict[str, list[str]] = {}
+            for entry in self.entries.values():
+                for ref in entry.about:
+                    key = ref.strip().lower()
+                    for target in nodes.get(key, set()) | self._ids.get(key, set()):
+                        by_target.setdefault(target, []).append(entry.ual)
+            self._concerning = by_target
+        found = (self.entries[u] for u in self._concerning.get(ual, ()))
+        return [(e.label, e.ual, e.type) for e in found]
 
     def gazetteer(self) -> list[tuple[str, str, str]]:
         if self._gazetteer is None:

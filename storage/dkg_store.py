@@ -394,6 +394,11 @@ class EmbeddedDkg:
         with self._lock:
             return self._label_index().gazetteer()
 
+    def concerning(self, ual: str) -> list[tuple[str, str, str]]:
+        """(label, ual, type) of the assets about the asset `ual` (LabelIndex.concerning)."""
+        with self._lock:
+            return self._label_index().concerning(ual)
+
     # -- seeding --------------------------------------------------------------------------
 
     def load_jsonld_file(self, path: Path) -> int:

@@ -8,6 +8,7 @@ import pytest
 
 from activities.entities import EntityResolver, merge_aliases, new_entity_id
 from activities.evidence import DkgCorroborator, same_end
+from storage.dkg_index import LabelIndex, build_index, entry_from_asset
 from storage.dkg_store import SEED_DIR, EmbeddedDkg
 
 PREFIX = "did:dkg:otp:2043/0x5cac41237127f94c2d21dae0b14bfefa99880630/"
@@ -108,3 +109,40 @@ def test_a_fact_the_dkg_states_in_its_structure_is_known(dkg: EmbeddedDkg) -> No
         "acquired", (ual_of(dkg, "Tesla, Inc."), "Tesla"), (None, "Quokka Ltd"), "q"
     )
     assert nothing.evidence == [] and nothing.known_in == []
+
+
+def _index_of(*assets: dict) -> LabelIndex:
+    return build_index(entry_from_asset(f"ual:{i}", a, 1.0) for i, a in enumerate(assets))
+
+
+def test_an_event_phrase_names_the_one_dkg_event_about_the_claims_other_end() -> None:
+    index = _index_of(
+        {"@id": "urn:x:org:osterra", "@type": "Organization", "name": "Osterra Mining"},
+        {"@id": "urn:x:org:brann", "@type": "Organization", "name": "Brann Metals"},
+        {"@type": "Event", "name": "Vorn copper licence dispute",
+         "about": [{"@id": "urn:x:org:osterra"}]},
+        {"@type": "Event", "name": "Vorn export duty", "about": [{"@id": "urn:x:org:osterra"}]},
+        {"@type": "Event", "name": "Brann royalty dispute", "about": [{"@id": "urn:x:org:brann"}]},
+    )  # fmt: skip
+    assert [e[0] for e in index.concerning("ual:0")] == ["Vorn copper licence dispute",
+                                                         "Vorn export duty"]  # fmt: skip
+    resolver = EntityResolver(index.gazetteer(), {}, index.concerning)
+    phrase = "long dispute with the state company"
+    # Same head noun, about Osterra: the DKG's event, the text's words kept as an alias.
+    found = resolver.ref(phrase, "Event", None, partner="ual:0")
+    assert (found.name, found.ual, found.aliases) == ("Vorn copper licence dispute", "ual:2",
+                                                      [phrase])  # fmt: skip
+    # Without the other end, or about another company's dispute, it stays the text's own.
+    assert resolver.ref(phrase, "Event", None).ual is None
+    assert resolver.ref("a new levy", "Event", None, partner="ual:0").ual is None
+    assert EntityResolver(index.gazetteer(), {}).ref(phrase, "Event", None, "ual:0").ual is None
+
+
+def test_two_dkg_events_with_the_phrases_head_leave_it_unresolved() -> None:
+    index = _index_of(
+        {"@id": "urn:x:org:osterra", "@type": "Organization", "name": "Osterra Mining"},
+        {"@type": "Event", "name": "Vorn licence dispute", "about": {"@id": "urn:x:org:osterra"}},
+        {"@type": "Event", "name": "Sylvania tax dispute", "participant": "urn:x:org:osterra"},
+    )  # fmt: skip
+    resolver = EntityResolver(index.gazetteer(), {}, index.concerning)
+    assert resolver.ref("a bitter dispute", "Event", None, partner="ual:0").ual is None
