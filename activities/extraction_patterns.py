@@ -128,7 +128,9 @@ PREDICATE_RULES: list[tuple[str, str, bool]] = [
     ),
     (
         "ownsStakeIn",
-        r"\b(?:owns?|owned|(?:stake|shares?|interest)\s+in|invest(?:s|ed|ing|ment)?\s+in"
+        # Not the adjective "family-owned" or "state-controlled": that says who owns the
+        # thing described, not that it owns its neighbour.
+        r"(?<![\w-])(?:owns?|owned|(?:stake|shares?|interest)\s+in|invest(?:s|ed|ing|ment)?\s+in"
         r"|controls?|controlled)\b",
         False,
     ),

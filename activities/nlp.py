@@ -102,7 +102,9 @@ def parse(text: str) -> Any:
     clean = re.sub(r"\s", " ", text)
     nlp = pipeline()
     with _nlp_lock:
-        return nlp(clean)
+        doc = nlp(clean)
+    doc.user_data["lines"] = text  # line breaks still tell a heading from its paragraph
+    return doc
 
 
 class Resolver:
@@ -257,6 +259,7 @@ def mentions_in(
         span = doc.char_span(start, end, alignment_mode="expand")
         if span is not None and not any(t.pos_ == "PROPN" or t.is_upper for t in span):
             continue  # "Arbitration" at a sentence start: a common noun, not a name
+        start = _after_heading(doc.user_data.get("lines", text), start, end)
         raw = text[start:end]
         name = _clean(raw)
         if not name or not any(ch.isupper() for ch in name):
@@ -288,6 +291,25 @@ def mentions_in(
     context = _context_names(document_names, resolver)
     found = short_forms(found, context)
     return _bare_short_forms(doc, found, context)
+
+
+# A line this short that a span starts on and runs past is a heading ("1. Neon"), not
+# the first part of a name that hard-wrapped text broke over two lines.
+HEADING_LINE_CHARS = 40
+
+
+def _after_heading(text: str, start: int, end: int) -> int:
+    """Where a span really starts: after a heading line it ran in from, else `start`."""
+    brk = text.find("\n", start, end)
+    if brk < 0:
+        return start
+    line_start = text.rfind("\n", 0, start) + 1
+    if brk - line_start >= HEADING_LINE_CHARS:
+        return start
+    nxt = brk + 1
+    while nxt < end and text[nxt].isspace():
+        nxt += 1
+    return nxt
 
 
 def _names_more(

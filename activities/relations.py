@@ -418,20 +418,36 @@ def _from_nouns(sent: SentenceView, out: list[Relation]) -> None:
             for c in tok.children:
                 if c.dep_ == "compound" and c.i not in sent.owner and c.pos_ == "NOUN":
                     _emit(out, sent, holders, "produces", False, c, (False, False), tok.text)
-        # "Van Aalst, the Rotterdam coffee trader": a place describing what an
-        # organisation is says where it is.
+        # "Van Aalst, the Rotterdam coffee trader" / "Halvorsen, a roaster in Oslo": a
+        # place describing what an organisation is says where it is.
         if tok.dep_ == "appos":
-            for c in tok.children:
-                place = sent.owner.get(c.i) if c.dep_ == "compound" else None
+            orgs = [h for h in holders if h.family == "organization"]
+            for c in [*tok.children, *_compounds_of(tok)]:
+                at = c
+                if c.dep_ == "prep" and c.lower_ in ("in", "at") and c.head.i == tok.i:
+                    at = next((g for g in c.children if g.dep_ == "pobj"), c)
+                elif c.dep_ not in MODIFIER_DEPS:
+                    continue
+                place = sent.owner.get(at.i)
                 if place is not None and place.family == "place":
-                    orgs = [h for h in holders if h.family == "organization"]
-                    _emit(out, sent, orgs, "locatedIn", False, c, (False, False), tok.text)
+                    _emit(out, sent, orgs, "locatedIn", False, at, (False, False), tok.text)
         # "Uranium One Group, a Rosatom subsidiary": the compound names the other end.
         rule = NOUN_RULES.get((_lemma(tok), "of"))
         if rule is not None and tok.dep_ == "appos":
             for c in tok.children:
                 if c.dep_ in ("compound", "poss") and c.i in sent.owner:
                     _emit(out, sent, holders, rule[0], rule[1], c, (False, False), tok.text)
+
+
+# How a small parser attaches a name modifying a noun ("Zimbabwe" in "the Zimbabwe
+# coffee trader" comes out as any of these).
+MODIFIER_DEPS = frozenset({"compound", "amod", "nmod"})
+
+
+def _compounds_of(tok: Any) -> list[Any]:
+    """Compounds of a noun's compounds: "Rotterdam" in "the Rotterdam coffee trader"."""
+    return [g for c in tok.children if c.dep_ == "compound"
+            for g in c.subtree if g.i != c.i and g.dep_ in MODIFIER_DEPS]  # fmt: skip
 
 
 def _named_trial(sent: SentenceView, tok: Any, out: list[Relation]) -> None:

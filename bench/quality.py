@@ -122,7 +122,10 @@ def score(questions: list[Question], runs: dict[str, dict[str, Any]], show: bool
             names = [(c.get("name", ""), None) for c in entities] + [
                 (a, None) for c in entities for a in c.get("alternateName", [])
             ]
-            entity_found += any(e.matches(n, u) for n, u in names)
+            hit = any(e.matches(n, u) for n, u in names)
+            entity_found += hit
+            if show and not hit:
+                print(f"   NEW ENTITY MISSED {e.names[0]}")
         if show:
             print(f"{q.id} {q.query}\n   answer: {run['answer'][:300]}")
 

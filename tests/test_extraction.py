@@ -529,9 +529,31 @@ def test_which_after_a_describing_apposition_is_the_entity_described() -> None:
     # Not the place that describes it, and not by the words between YLB and Zimbabwe.
     out = read("Export curbs hit SQM, the Zimbabwe lithium trader, which buys brine from YLB.")
     assert ("YLB", "supplies", "SQM") in triples(out)
-    assert not any("Zimbabwe" in (s, o) for s, _, o in triples(out))
+    assert not any("Zimbabwe" in (s, o) for s, p, o in triples(out) if p != "locatedIn")
 
 
 def test_stranding_a_company_affects_it() -> None:
     out = read("China's export ban has stranded Tianqi Lithium.")
     assert any(s.subject == "Tianqi Lithium" and s.predicate == "affectedBy" for s in out)
+
+
+def test_a_heading_line_is_not_part_of_the_name_below_it() -> None:
+    text = ("1. Lithium\nTianqi Lithium buys spodumene from Rio Tinto under a contract that runs "
+            "until the end of the decade, the company said.")  # fmt: skip
+    assert ("Rio Tinto", "supplies", "Tianqi Lithium") in triples(read(text))
+    # Hard-wrapped prose breaks a name over two lines and it stays one name.
+    wrapped = "Tesla buys large volumes of lithium hydroxide from Tianqi\nLithium."
+    assert ("Tianqi Lithium", "supplies", "Tesla") in triples(read(wrapped))
+
+
+def test_a_hyphenated_owner_adjective_is_not_ownership() -> None:
+    assert predicate_for(", a family-owned roaster in") is None
+    assert predicate_for(", a state-controlled miner near") is None
+    assert predicate_for(" owns a stake in ") == ("ownsStakeIn", False)
+
+
+def test_an_organisation_described_as_somewhere_is_located_there() -> None:
+    out = read("Tianqi Lithium, a refiner in Zimbabwe, buys spodumene from Rio Tinto.")
+    assert ("Tianqi Lithium", "locatedIn", "Zimbabwe") in triples(out)
+    out = read("Export curbs hit SQM, the Zimbabwe coffee trader, last year.")
+    assert ("SQM", "locatedIn", "Zimbabwe") in triples(out)
