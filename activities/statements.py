@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Any
 
 from temporalio import activity
@@ -54,11 +55,14 @@ def score_relevance(
     embedder: Embedder,
     entities: set[str] | None = None,
     gazetteer: Gazetteer | None = None,
+    places_of: Callable[[str], set[str]] | None = None,
 ) -> None:
     """Set each statement's relevance to `query` (in place). `texts`: source key -> text.
 
     `gazetteer`: the DKG labels, so a text that names a question entity by another of
-    its aliases ("the Greenbushes mine" for "Greenbushes lithium mine") anchors too."""
+    its aliases ("the Greenbushes mine" for "Greenbushes lithium mine") anchors too.
+    `places_of`: where the DKG says an asset is, so a claim about an asset in a place the
+    question names ("contracts in the UK": Transport for London) is about that place."""
     if not query.strip() or not statements:
         return
     claims = [sentence_for(s.predicate, s.subject, s.object) for s in statements]
@@ -83,6 +87,8 @@ def score_relevance(
     for st, claim in zip(statements, claims, strict=True):
         source = sources[_key(st)]
         ends = {st.subjectUal, st.objectUal} - {None}
+        if places_of is not None and entities:
+            ends |= {p for u in list(ends) for p in places_of(u)}  # type: ignore[arg-type]
         ends |= {normalise_name(st.subject), normalise_name(st.object)}
         signals = Signals(
             sentence_cos=max(cos[st.sentence], cos[claim]),
@@ -122,7 +128,10 @@ class StatementActivities:
                 texts[_key(st)] = doc.text
             statements.extend(found)
         entities = question_entities(args.query, gazetteer, resolver) if args.query else set()
-        score_relevance(statements, texts, args.query, self._embedder, entities, gazetteer)
+        places_of = getattr(self._dkg, "places_of", None)
+        score_relevance(
+            statements, texts, args.query, self._embedder, entities, gazetteer, places_of
+        )
         best = max((s.relevance for s in statements), default=None)
         if args.query.strip():
             kept = [s for s in statements if s.relevance >= RELEVANCE_FLOOR]

@@ -89,7 +89,7 @@ def run(name: str, show: bool) -> tuple[Counter[str], dict[str, Any]]:
                 texts[f"{st.source}#{st.passageId or ''}"] = doc.text
                 found.append(st)
         asked = question_entities(q.query, gazetteer, resolver)
-        score_relevance(found, texts, q.query, embedder, asked, gazetteer)
+        score_relevance(found, texts, q.query, embedder, asked, gazetteer, dkg.places_of)
         kept = [s for s in found if s.relevance >= RELEVANCE_FLOOR and not s.hedged]
         rows = enrich.propose(
             ProposeArgs(statements=kept, query=q.query, maxCandidates=MAX_CANDIDATES),

@@ -124,10 +124,15 @@ class IndexEntry:
     shortest: int = 99  # fewest words among its names: ranks one-word matches
     node_id: str | None = None  # its JSON-LD "@id", by which other assets point at it
     about: list[str] = field(default_factory=list)  # "@id"s or identifiers it is about
+    places: list[str] = field(default_factory=list)  # "@id"s or identifiers of where it is
 
 
 # schema.org properties by which an asset (an event, a report) names what it concerns.
 ABOUT_KEYS = ("about", "participant", "organizer")
+# ... and where an asset is.
+PLACE_KEYS = ("location", "containedInPlace")
+# How many "is in" steps `LabelIndex.places_of` follows (site -> region -> country).
+PLACE_DEPTH = 3
 
 
 def entry_from_asset(ual: str, asset: dict[str, Any], stake: float) -> IndexEntry:
@@ -148,7 +153,19 @@ def entry_from_asset(ual: str, asset: dict[str, Any], stake: float) -> IndexEntr
         shortest=min((len(t) for t in name_tokens), default=99),
         node_id=asset.get("@id") if isinstance(asset.get("@id"), str) else None,
         about=[a for key in ABOUT_KEYS for a in _strings(asset.get(key))],
+        places=_places(asset),
     )
+
+
+def _places(asset: dict[str, Any]) -> list[str]:
+    """References to where an asset is: its location, the place containing it, and its
+    address's country as the ISO 3166 identifier countries carry ("ISO3166-1:GB")."""
+    refs = [p for key in PLACE_KEYS for p in _strings(asset.get(key))]
+    address = asset.get("address")
+    if isinstance(address, dict):
+        refs += [f"ISO3166-1:{c.upper()}" for c in _strings(address.get("addressCountry"))
+                 if len(c) == 2]  # fmt: skip
+    return refs
 
 
 @dataclass
@@ -174,6 +191,7 @@ class LabelIndex:
         self._gazetteer: list[tuple[str, str, str]] | None = None
         self._ranked: dict[str, list[str]] = {}
         self._concerning: dict[str, list[str]] | None = None
+        self._nodes: dict[str, set[str]] | None = None
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -203,6 +221,7 @@ class LabelIndex:
         self._blob = None
         self._gazetteer = None
         self._concerning = None
+        self._nodes = None
 
     def related(self, text: str, limit: int, types: Iterable[str] | None = None) -> list[Match]:
         query = normalise_label(text)
@@ -311,19 +330,38 @@ class LabelIndex:
         """(label, ual, type) of the assets that are about the asset `ual` (events naming
         it as what they concern or a participant), by their identifiers."""
         if self._concerning is None:
-            nodes: dict[str, set[str]] = {}
-            for entry in self.entries.values():
-                if entry.node_id:
-                    nodes.setdefault(entry.node_id.strip().lower(), set()).add(entry.ual)
             by_target: dict[str, list[str]] = {}
             for entry in self.entries.values():
                 for ref in entry.about:
-                    key = ref.strip().lower()
-                    for target in nodes.get(key, set()) | self._ids.get(key, set()):
+                    for target in self._target(ref):
                         by_target.setdefault(target, []).append(entry.ual)
             self._concerning = by_target
         found = (self.entries[u] for u in self._concerning.get(ual, ()))
         return [(e.label, e.ual, e.type) for e in found]
+
+    def _target(self, ref: str) -> set[str]:
+        """The UALs a reference inside an asset points at, by "@id" or identifier."""
+        if self._nodes is None:
+            self._nodes = {}
+            for entry in self.entries.values():
+                if entry.node_id:
+                    self._nodes.setdefault(entry.node_id.strip().lower(), set()).add(entry.ual)
+        key = ref.strip().lower()
+        return self._nodes.get(key, set()) | self._ids.get(key, set())
+
+    def places_of(self, ual: str) -> set[str]:
+        """UALs of the places an asset is in, following "is in" links `PLACE_DEPTH` deep
+        (a mine in Western Australia is in Australia too)."""
+        found: set[str] = set()
+        frontier = {ual}
+        for _ in range(PLACE_DEPTH):
+            nxt = {t for u in frontier if u in self.entries
+                   for ref in self.entries[u].places for t in self._target(ref)}  # fmt: skip
+            frontier = nxt - found - {ual}
+            found |= frontier
+            if not frontier:
+                break
+        return found
 
     def gazetteer(self) -> list[tuple[str, str, str]]:
         if self._gazetteer is None:

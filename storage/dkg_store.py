@@ -394,6 +394,11 @@ class EmbeddedDkg:
         with self._lock:
             return self._label_index().gazetteer()
 
+    def places_of(self, ual: str) -> set[str]:
+        """UALs of the places the asset `ual` is in (LabelIndex.places_of)."""
+        with self._lock:
+            return self._label_index().places_of(ual)
+
     def concerning(self, ual: str) -> list[tuple[str, str, str]]:
         """(label, ual, type) of the assets about the asset `ual` (LabelIndex.concerning)."""
         with self._lock:

@@ -146,3 +146,19 @@ def test_two_dkg_events_with_the_phrases_head_leave_it_unresolved() -> None:
     )  # fmt: skip
     resolver = EntityResolver(index.gazetteer(), {}, index.concerning)
     assert resolver.ref("a bitter dispute", "Event", None, partner="ual:0").ual is None
+
+
+def test_an_asset_is_in_the_places_its_location_chain_names() -> None:
+    index = _index_of(
+        {"@id": "urn:x:country:fr", "@type": "Country", "name": "Freedonia",
+         "identifier": "ISO3166-1:FR"},
+        {"@id": "urn:x:region:vorn", "@type": "Place", "name": "Vorn",
+         "containedInPlace": {"@id": "urn:x:country:fr"}},
+        {"@type": "Landform", "name": "Osterra pit", "location": {"@id": "urn:x:region:vorn"}},
+        {"@type": "Corporation", "name": "Brann Metals",
+         "address": {"@type": "PostalAddress", "addressCountry": "fr"}},
+        {"@type": "Corporation", "name": "Nowhere Ltd"},
+    )  # fmt: skip
+    assert index.places_of("ual:2") == {"ual:1", "ual:0"}  # the pit, its region, the country
+    assert index.places_of("ual:3") == {"ual:0"}  # by the address's country code
+    assert index.places_of("ual:4") == set() and index.places_of("ual:missing") == set()

@@ -241,3 +241,21 @@ def test_openai_embeddings_are_requested_and_normalised(embeddings_api: tuple[li
     assert embedder.name == "openai:text-embedding-3-small"
     assert np.allclose(vectors[0], [0.6, 0.8]) and np.allclose(vectors[1], [1.0, 0.0])
     assert json.dumps(body)  # a plain JSON request
+
+
+def test_a_claim_about_an_asset_the_dkg_places_in_the_asked_place_is_anchored() -> None:
+    # The question names Freedonia; the text never does, but the DKG puts Vorn Transit
+    # there. Without that, the text cannot answer a question about Freedonia at all.
+    sentence = "Vorn Transit awarded a public contract for buses to Osterra Motors."
+    statement = Statement(
+        subject="Vorn Transit", subjectUal="ual:vorn", predicate="awardsContractTo",
+        object="Osterra Motors", sentence=sentence, source="https://x.example",
+    )  # fmt: skip
+    texts = {"https://x.example#": f"Public contracts won by companies. {sentence}"}
+    query = "Which companies won public contracts in Freedonia?"
+    score_relevance([statement], texts, query, shared_minilm(), {"ual:freedonia"})
+    assert statement.relevance == 0.0
+    places = {"ual:vorn": {"ual:freedonia"}}
+    score_relevance([statement], texts, query, shared_minilm(), {"ual:freedonia"},
+                    places_of=lambda u: places.get(u, set()))  # fmt: skip
+    assert statement.relevance >= R.RELEVANCE_FLOOR
