@@ -66,6 +66,7 @@ def collect(name: str) -> list[Row]:
                      ASKS.get(st.predicate, st.predicate)]
                 )  # fmt: skip
                 ends = {st.subjectUal, st.objectUal} - {None}
+                ends |= {p for u in list(ends) for p in dkg.places_of(u)}  # as discovery does
                 ends |= {normalise_name(st.subject), normalise_name(st.object)}
                 source = R.passage_text(doc.title, doc.text)
                 named = [frozenset(f[1] for f in find_mentions(t, gazetteer))
