@@ -259,3 +259,14 @@ def test_a_claim_about_an_asset_the_dkg_places_in_the_asked_place_is_anchored() 
     score_relevance([statement], texts, query, shared_minilm(), {"ual:freedonia"},
                     places_of=lambda u: places.get(u, set()))  # fmt: skip
     assert statement.relevance >= R.RELEVANCE_FLOOR
+
+
+def test_a_claim_about_the_asked_entity_needs_less_of_its_source() -> None:
+    weak = R.Signals(0.5, 0.3, 0.2, 0.2, 0.6, anchor=1.0)  # source topic about 0.13
+    assert 0.1 < R.source_topic(weak, MODEL) < R.SOURCE_FLOOR
+    assert R.relevance(weak, MODEL) >= R.RELEVANCE_FLOOR
+    # The same source, the claim not about the asked entity: off-topic.
+    assert R.relevance(R.Signals(0.5, 0.3, 0.2, 0.2, 0.6, anchor=0.5), MODEL) == 0.0
+    # A source about nothing the question says stays out, whoever it names.
+    nothing = R.Signals(0.5, 0.2, 0.0, 0.0, 0.6, anchor=1.0)
+    assert R.relevance(nothing, MODEL) == 0.0
