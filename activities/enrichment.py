@@ -38,6 +38,7 @@ from activities.common import Auditor, run_tool
 from activities.embeddings import Embedder
 from activities.entities import EntityRef, EntityResolver, merge_aliases, new_entity_id
 from activities.evidence import DkgCorroborator
+from activities.relations import STATE_ACTIONS
 from activities.relevance import RELEVANCE_FLOOR, Signals, content_words, lexical, relevance
 from storage.dkg_index import normalise_name
 from workflows.predicates import PREDICATES, RELATED_TO, canonical, is_typed
@@ -89,6 +90,8 @@ def group_facts(statements: list[Statement], resolver: EntityResolver) -> list[F
     refs: list[tuple[Statement, EntityRef, EntityRef]] = []
     for st in statements:
         subj = resolver.ref(st.subject, st.subjectType, st.subjectUal, st.objectUal)
+        if st.predicate in STATE_ACTIONS:
+            subj = resolver.state_of(subj) or subj
         obj = resolver.ref(st.object, st.objectType, st.objectUal, subj.ual)
         obj = _as_product(obj, st.predicate)
         refs.append((st, subj, obj))
@@ -202,7 +205,12 @@ class EnrichmentActivities:
 
     def propose(self, args: ProposeArgs, discovered_at: str) -> list[dict[str, Any]]:
         gazetteer = self._dkg.gazetteer()
-        resolver = EntityResolver(gazetteer, args.links, getattr(self._dkg, "concerning", None))
+        resolver = EntityResolver(
+            gazetteer,
+            args.links,
+            getattr(self._dkg, "concerning", None),
+            getattr(self._dkg, "places_of", None),
+        )
         for st in args.statements:
             # A statement a model wrote itself (same contract, no score yet) is scored here;
             # one without its source sentence has no evidence and stays at 0.

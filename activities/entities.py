@@ -135,8 +135,10 @@ class EntityResolver:
         gazetteer: list[tuple[str, str, str]],
         links: dict[str, str],
         concerning: Callable[[str], list[tuple[str, str, str]]] | None = None,
+        places_of: Callable[[str], set[str]] | None = None,
     ) -> None:
         self._concerning = concerning
+        self._places_of = places_of
         self._exact: dict[str, tuple[str, str, str]] = {}
         self._by_name: dict[str, tuple[str, str, str]] = {}
         for label, ual, typ in gazetteer:
@@ -177,6 +179,20 @@ class EntityResolver:
         fits = [e for e in self._concerning(partner)
                 if type_family(e[2]) in events and head_word(e[0]) == head]  # fmt: skip
         return fits[0] if head and len(fits) == 1 else None
+
+    def state_of(self, end: EntityRef) -> EntityRef | None:
+        """The country a government body acts for, when the DKG places it in exactly one:
+        an export ban by "MOFCOM" is China's (`activities/relations.py` STATE_ACTIONS)."""
+        if end.ual is None or self._places_of is None or type_family(end.type) != "organization":
+            return None
+        if "government" not in end.type.lower():
+            return None
+        countries = [self._by_ual[u] for u in sorted(self._places_of(end.ual))
+                     if u in self._by_ual and self._by_ual[u][2].lower() == "country"]  # fmt: skip
+        if len(countries) != 1:
+            return None
+        label, ual, typ = countries[0]
+        return EntityRef(label, typ, ual=ual)
 
     def known(self, name: str) -> tuple[str, str, str] | None:
         """(label, ual, type) of the DKG asset a name means, by link, label or alias."""

@@ -140,11 +140,25 @@ def _hedged(verb: Any) -> bool:
     return False
 
 
+# A small parser tags "that" in "the controls that X introduced" DT or IN as often as WDT.
+RELATIVES = frozenset({"that", "which", "who", "whom"})
+
+
 def _slots(verb: Any) -> list[tuple[str, Any]]:
     """(slot, head token) of a verb's objects: dobj, dative, prepositions, particles."""
     slots: list[tuple[str, Any]] = []
     for c in verb.children:
         if c.dep_ in ("dobj", "attr", "oprd"):
+            if verb.dep_ == "relcl" and (c.tag_ in ("WDT", "WP") or c.lower_ in RELATIVES):
+                # "the controls that MOFCOM introduced ... and the controls on gallium": the
+                # relative pronoun is the noun the clause hangs on, and its conjuncts.
+                # (the parser hangs a coordinated noun on the noun or on the verb).
+                nouns = [verb.head, *(g for t in (verb.head, verb) for g in t.children
+                                      if g.dep_ == "conj" and g.pos_ == "NOUN")]  # fmt: skip
+                for noun in nouns:
+                    slots.append(("dobj", noun))
+                    slots.extend(_object_preps(noun))
+                continue
             slots.append(("dobj", c))
             slots.extend(_object_preps(c))
         elif c.dep_ == "dative":
@@ -219,10 +233,32 @@ def _noun_predicate(noun: Any, prep: str, verb_lemma: str = "") -> tuple[str, bo
     return NOUN_RULES.get((lemma, prep))
 
 
+VERB_ATTACHED_PREPS = frozenset({"on", "against"})
+# Verbs that put a measure in place: "introduced / imposed / tightened export controls".
+IMPOSING_VERBS = frozenset(
+    "introduce impose adopt announce enact tighten extend expand apply issue".split()
+)
+
+
+def _restricts_exports(noun: Any) -> bool:
+    """An export restriction noun: "export controls", "export ban"."""
+    return any(
+        c.dep_ in ("compound", "amod")
+        and COMPOUND_OVERRIDES.get((_lemma(c), _lemma(noun))) == "restrictsExportsOf"
+        for c in noun.children
+    )
+
+
 def _nominal_objects(sent: SentenceView, noun: Any, verb_lemma: str) -> list[tuple[str, bool, Any]]:
     """(predicate, swap, object head) reached through a relational noun's prepositions."""
     out = []
-    for prep in _preps(noun):
+    preps = _preps(noun)
+    if noun.dep_ == "dobj":
+        # "introduced export controls on graphite": the parser often hangs the noun's
+        # "on"/"against" phrase on the verb; it still says what the controls are on.
+        preps += [c for c in noun.head.children
+                  if c.dep_ == "prep" and _lemma(c) in VERB_ATTACHED_PREPS]  # fmt: skip
+    for prep in preps:
         rule = _noun_predicate(noun, _lemma(prep), verb_lemma)
         if rule is None and verb_lemma in OWN_VERBS and _lemma(noun) in QUANTITY_NOUNS:
             rule = ("ownsStakeIn", False) if _lemma(prep) == "of" else None
@@ -322,6 +358,14 @@ def _from_verb(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
         if tok.i in nominal:
             for predicate, swap, obj_tok in nominal[tok.i]:
                 _emit(out, sent, subjects, predicate, swap, obj_tok, flags, f"{lemma} {tok.text}")
+            if lemma in IMPOSING_VERBS and _restricts_exports(tok):
+                # "introduced graphite export controls": the goods compounded into the
+                # restriction.
+                for goods in [*tok.children, *_compounds_of(tok)]:
+                    if (goods.dep_ == "compound" and goods.i not in sent.owner
+                            and _lemma(goods) not in EXPORT_NOUNS):  # fmt: skip
+                        _emit(out, sent, subjects, "restrictsExportsOf", False, goods, flags,
+                              f"{lemma} {tok.text}")  # fmt: skip
             if lemma in RESTRICTING_VERBS and _lemma(tok) in EXPORT_NOUNS:
                 # "suspended cobalt exports": the goods compounded into the export noun.
                 for goods in tok.children:

@@ -162,3 +162,21 @@ def test_an_asset_is_in_the_places_its_location_chain_names() -> None:
     assert index.places_of("ual:2") == {"ual:1", "ual:0"}  # the pit, its region, the country
     assert index.places_of("ual:3") == {"ual:0"}  # by the address's country code
     assert index.places_of("ual:4") == set() and index.places_of("ual:missing") == set()
+
+
+def test_a_government_body_acts_for_the_one_country_the_dkg_places_it_in() -> None:
+    index = _index_of(
+        {"@id": "urn:x:country:fr", "@type": "Country", "name": "Freedonia"},
+        {"@type": "GovernmentOrganization", "name": "Freedonia Trade Office",
+         "location": {"@id": "urn:x:country:fr"}},
+        {"@type": "Corporation", "name": "Osterra Mining", "location": {"@id": "urn:x:country:fr"}},
+        {"@type": "GovernmentOrganization", "name": "Unplaced Agency"},
+    )  # fmt: skip
+    resolver = EntityResolver(index.gazetteer(), {}, places_of=index.places_of)
+    office = resolver.ref("Freedonia Trade Office", None, None)
+    country = resolver.state_of(office)
+    assert country is not None and (country.name, country.ual) == ("Freedonia", "ual:0")
+    # A company is not its country; a body the DKG places nowhere stays itself.
+    assert resolver.state_of(resolver.ref("Osterra Mining", None, None)) is None
+    assert resolver.state_of(resolver.ref("Unplaced Agency", None, None)) is None
+    assert EntityResolver(index.gazetteer(), {}).state_of(office) is None

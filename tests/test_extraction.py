@@ -557,3 +557,27 @@ def test_an_organisation_described_as_somewhere_is_located_there() -> None:
     assert ("Tianqi Lithium", "locatedIn", "Zimbabwe") in triples(out)
     out = read("Export curbs hit SQM, the Zimbabwe coffee trader, last year.")
     assert ("SQM", "locatedIn", "Zimbabwe") in triples(out)
+
+
+def test_a_restriction_on_goods_hung_on_the_verb_still_restricts_them() -> None:
+    assert ("China", "restrictsExportsOf", "graphite") in triples(
+        read("China introduced export controls on graphite in 2023.")
+    )
+    sanctions = read("China imposed sanctions against Rosatom.")
+    assert ("China", "sanctions", "Rosatom") in triples(sanctions)
+
+
+def test_goods_compounded_into_an_imposed_export_restriction_are_restricted() -> None:
+    assert ("Zimbabwe", "restrictsExportsOf", "graphite") in triples(
+        read("Zimbabwe imposed graphite export controls last year.")
+    )
+
+
+def test_the_noun_a_relative_clause_hangs_on_is_its_object() -> None:
+    # "the controls that China introduced" = China introduced the controls; so did it the
+    # controls coordinated with them.
+    out = read("The move follows the graphite export controls that China introduced in 2023 "
+               "and the controls on gallium and germanium.")  # fmt: skip
+    assert {("China", "restrictsExportsOf", g) for g in ("graphite", "gallium", "germanium")} <= (
+        triples(out)
+    )
