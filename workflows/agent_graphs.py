@@ -31,11 +31,15 @@ from typing import Any
 from temporalio import workflow
 from temporalio.common import RetryPolicy
 
+from workflows.agent_tools import ToolRouting, activity_tools
 from workflows.candidate_refs import CandidateLedger
+from workflows.tool_schemas import count_tokens
 
 with workflow.unsafe.imports_passed_through():
     from deepagents.backends import CompositeBackend, StateBackend
-    from temporalio.deepagents import TemporalBackend
+    from deepagents.middleware.summarization import create_summarization_middleware
+    from langchain.agents.middleware import TodoListMiddleware
+    from temporalio.deepagents import TemporalBackend, TemporalModel, create_temporal_deep_agent
 
 MEMORY_ROUTE = "/memories/"
 MEMORY_BACKEND = "memory"  # the worker-side factory name (kminer/worker.py)
@@ -112,6 +116,37 @@ def shared_backend() -> CompositeBackend:
     """Run files in agent state, `/memories/**` through whichever run is in scope."""
     route = RunMemoryRoute(MEMORY_BACKEND, backend_type=StateBackend)
     return CompositeBackend(default=StateBackend(), routes={MEMORY_ROUTE: route})
+
+
+def build_agent(
+    role: str,
+    model_name: str,
+    options: dict[str, Any],
+    routing: ToolRouting,
+    prompt: str,
+    tools: list[str],
+    subagents: list[dict[str, Any]] | None,
+) -> Any:
+    """`role`'s agent, reaching the ledger and memory of whichever run drives it (a
+    function of its arguments only: it outlives the run that built it)."""
+    model = TemporalModel(model=model_name, activity_options=dict(options))
+    backend = shared_backend()
+
+    def summarization() -> Any:
+        # Deep Agents' own summarization (it replaces the default by name, in the agent,
+        # its general-purpose helper and each subagent), counting with the tool schemas
+        # shared across runs (workflows/tool_schemas.py): the same counts, built once.
+        return create_summarization_middleware(model, backend, token_counter=count_tokens)
+
+    return create_temporal_deep_agent(
+        model=model,
+        tools=activity_tools(tools, routing, scoped_ledger),
+        system_prompt=prompt,
+        middleware=[TodoListMiddleware(), summarization()],
+        subagents=[{**spec, "middleware": [summarization()]} for spec in subagents or []],
+        backend=backend,
+        name=role,
+    )
 
 
 _GRAPHS: dict[Hashable, Any] = {}

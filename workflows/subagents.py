@@ -16,21 +16,13 @@ from temporalio import workflow
 from temporalio.common import RetryPolicy
 
 from workflows import prompts
-from workflows.agent_graphs import (
-    RUN_SCOPE,
-    RunScope,
-    memory_backend,
-    scoped_ledger,
-    shared_backend,
-    shared_graph,
-)
+from workflows.agent_graphs import RUN_SCOPE, RunScope, build_agent, memory_backend, shared_graph
 from workflows.agent_tools import ToolRouting, activity_tools
 from workflows.budget import BudgetExceeded, BudgetGuard, cost_usd
 from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger, compact_view
 from workflows.continuation import AgentsState
 from workflows.contracts import FileInfo, MiningRequest, Todo, Usage, Workspace, memory_tags
 from workflows.tool_contracts import DISCOVERY_TOOLS, ENRICHMENT_TOOLS, VALIDATION_TOOLS
-from workflows.tool_schemas import count_tokens
 from workflows.usage import UsageCounter
 from workflows.workspace import (
     file_texts,
@@ -41,11 +33,6 @@ from workflows.workspace import (
     tool_results,
     trusted_score_rows,
 )
-
-with workflow.unsafe.imports_passed_through():
-    from deepagents.middleware.summarization import create_summarization_middleware
-    from langchain.agents.middleware import TodoListMiddleware
-    from temporalio.deepagents import TemporalModel, create_temporal_deep_agent
 
 MODEL_OPTIONS = {
     "start_to_close_timeout": timedelta(minutes=5),
@@ -123,7 +110,12 @@ class SubagentRunner:
     ) -> SubagentOutcome:
         # Everything the graph is built from besides these is the same in every run.
         key = (role, self._model, self._model_queue, self._routing)
-        agent = shared_graph(key, lambda: self._graph(role, prompt, tools, subagents))
+        agent = shared_graph(
+            key,
+            lambda: build_agent(
+                role, self._model, self.model_options, self._routing, prompt, tools, subagents
+            ),
+        )
         # Built before each loop, as when every run built its own graph: the same backend
         # ref (a workflow.uuid4() draw) and factory argument in its activities' inputs.
         memory = memory_backend(self._ws.runId, memory_tags(self._request.domainTags))
@@ -160,33 +152,6 @@ class SubagentRunner:
         notes = output.get("notes") or []
         return SubagentOutcome(
             summary=str(output.get("summary", "")), notes=notes, messages=messages
-        )
-
-    def _graph(
-        self,
-        role: str,
-        prompt: str,
-        tools: list[str],
-        subagents: list[dict[str, Any]] | None,
-    ) -> Any:
-        """`role`'s agent, reaching the ledger and memory of whichever run drives it."""
-        model = TemporalModel(model=self._model, activity_options=dict(self.model_options))
-        backend = shared_backend()
-
-        def summarization() -> Any:
-            # Deep Agents' own summarization (it replaces the default by name, in the agent,
-            # its general-purpose helper and each subagent), counting with the tool schemas
-            # shared across runs (workflows/tool_schemas.py): the same counts, built once.
-            return create_summarization_middleware(model, backend, token_counter=count_tokens)
-
-        return create_temporal_deep_agent(
-            model=model,
-            tools=activity_tools(tools, self._routing, scoped_ledger),
-            system_prompt=prompt,
-            middleware=[TodoListMiddleware(), summarization()],
-            subagents=[{**spec, "middleware": [summarization()]} for spec in subagents or []],
-            backend=backend,
-            name=role,
         )
 
     def callbacks(self, role: str) -> list[Any]:
