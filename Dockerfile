@@ -18,6 +18,10 @@ COPY storage ./storage
 COPY kminer ./kminer
 # Installed in place (-e): the seed DKG, the demo corpus and the UI are read from /app.
 RUN python -m venv /opt/venv && /opt/venv/bin/pip install -e ".[postgres]"
+# Bytecode now: the runtime user cannot write /app, and a worker's sandbox imports the
+# workflow definitions afresh in every run (compiling their source each time without it).
+RUN /opt/venv/bin/python -m compileall -q --invalidation-mode checked-hash \
+    workflows activities api storage kminer
 COPY --from=ui /ui/node_modules ./api/ui/vendor/node_modules
 
 FROM python:3.11-slim-bookworm

@@ -11,7 +11,11 @@ COMPOSE_STAMP := $(COMPOSE_SPEC)/node_modules/.installed
 
 .PHONY: install demo test lint bench quality mutation clean
 
+# Bytecode for the workflow definitions: a worker's sandbox imports them afresh in every run
+# and, with no .pyc beside them (PYTHONDONTWRITEBYTECODE, a read-only tree), compiles their
+# source each time. Checked by hash, so an edited module is recompiled, never served stale.
 install: $(STAMP) $(UI_STAMP) $(COMPOSE_STAMP)
+	$(BIN)/python -m compileall -q --invalidation-mode checked-hash workflows
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON)"; exit 1; }

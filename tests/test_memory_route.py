@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from pathlib import Path
 from typing import Any
@@ -70,9 +71,28 @@ def test_the_backend_refuses_deletes(tmp_path: Path) -> None:
     assert backend.delete("/knowledge/climate/schema-notes.md").error
 
 
-async def test_an_agent_reads_and_edits_memory_through_activities(
-    settings: Settings, tmp_path: Path
-) -> None:
+async def _run_note_keeper(client: Client, settings: Settings, shared: bool) -> Any:
+    handle = await client.start_workflow(
+        MemoryRouteWorkflow.run,
+        args=["scripted", shared],
+        id=f"memory-{uuid.uuid4().hex[:8]}",
+        task_queue=settings.task_queue,
+    )
+    return handle, await handle.result()
+
+
+async def _backend_ops(handle: Any) -> list[dict[str, Any]]:
+    """The inputs of the run's `deepagents.backend_op` activities."""
+    ops = []
+    async for event in handle.fetch_history_events():
+        if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
+            attrs = event.activity_task_scheduled_event_attributes
+            if attrs.activity_type.name == "deepagents.backend_op":
+                ops.append(json.loads(attrs.input.payloads[0].data))
+    return ops
+
+
+def _memory_repo(tmp_path: Path) -> tuple[Any, MemoryRepository]:
     engine = make_engine(f"sqlite:///{tmp_path / 'memory.db'}")
     repo = MemoryRepository(engine)
     repo.append(
@@ -82,17 +102,18 @@ async def test_an_agent_reads_and_edits_memory_through_activities(
         name="discovery-notes",
         lines=["pattern A"],
     )
+    return engine, repo
+
+
+async def test_an_agent_reads_and_edits_memory_through_activities(
+    settings: Settings, tmp_path: Path
+) -> None:
+    engine, repo = _memory_repo(tmp_path)
     provider = lambda name: ScriptedNoteKeeper()  # noqa: E731
     plugin = deepagents_plugin(settings, engine, model_provider=provider)
     client = await Client.connect(settings.temporal_address or "", plugins=[plugin])
     async with Worker(client, task_queue=settings.task_queue, workflows=[MemoryRouteWorkflow]):
-        handle = await client.start_workflow(
-            MemoryRouteWorkflow.run,
-            "scripted",
-            id=f"memory-{uuid.uuid4().hex[:8]}",
-            task_queue=settings.task_queue,
-        )
-        messages = await handle.result()
+        handle, messages = await _run_note_keeper(client, settings, shared=False)
 
     read = next(m for m in messages if m["name"] == "read_file")
     assert "- pattern A" in read["content"]
@@ -101,13 +122,32 @@ async def test_an_agent_reads_and_edits_memory_through_activities(
     note = repo.read("supply_chain", "discovery-notes")
     assert note is not None and "- pattern A (confirmed)" in note.content
     assert note.version == 2 and note.updated_by_run == handle.id
+    assert len(await _backend_ops(handle)) >= 2, "the read and the edit ran as activities"
 
-    backend_ops = 0
-    async for event in handle.fetch_history_events():
-        if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
-            attrs = event.activity_task_scheduled_event_attributes
-            backend_ops += attrs.activity_type.name == "deepagents.backend_op"
-    assert backend_ops >= 2, "the read and the edit ran as activities"
+
+async def test_runs_sharing_a_graph_each_reach_their_own_memory(
+    settings: Settings, tmp_path: Path
+) -> None:
+    engine, repo = _memory_repo(tmp_path)
+    provider = lambda name: ScriptedNoteKeeper()  # noqa: E731
+    plugin = deepagents_plugin(settings, engine, model_provider=provider)
+    client = await Client.connect(settings.temporal_address or "", plugins=[plugin])
+    async with Worker(client, task_queue=settings.task_queue, workflows=[MemoryRouteWorkflow]):
+        first, _ = await _run_note_keeper(client, settings, shared=True)
+        note = repo.read("supply_chain", "discovery-notes")
+        assert note is not None and note.version == 2 and note.updated_by_run == first.id
+        second, messages = await _run_note_keeper(client, settings, shared=True)
+
+    refused = next(m for m in messages if m["name"] == "write_file")
+    assert "long-term memory only holds" in refused["content"]
+    note = repo.read("supply_chain", "discovery-notes")
+    assert note is not None and note.version == 3 and note.updated_by_run == second.id
+    for handle in (first, second):
+        ops = await _backend_ops(handle)
+        assert len(ops) >= 2, "the read and the edit ran as activities"
+        assert {op["factory_argument"]["runId"] for op in ops} == {handle.id}
+        # One backend a run, as when each run built its graph: one ref in its inputs.
+        assert len({op["backend_ref"] for op in ops}) == 1
 
 
 def test_a_run_edits_only_the_notes_of_its_tags(tmp_path: Path) -> None:

@@ -40,5 +40,7 @@ async def test_a_sandboxed_run_imports_only_the_workflow_definitions(settings: S
         )
     shared = {name for name in seen if name not in SANDBOXED}
     assert "workflows.subagents" in shared and "workflows.research" in shared
+    # Its compiled agent graphs serve every run of the worker (workflows/agent_graphs.py).
+    assert "workflows.agent_graphs" in shared
     reimported = sorted(name for name in shared if seen[name] != id(sys.modules[name]))
     assert reimported == []

@@ -7,6 +7,7 @@ model instead and still dispatch every call as its own activity.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -44,7 +45,12 @@ LOCAL_TOOLS = frozenset(
 )
 
 
-@dataclass
+# A run's ledger, or how to find the running run's (a graph shared by runs, see
+# workflows/agent_graphs.py).
+Ledger = CandidateLedger | Callable[[], CandidateLedger]
+
+
+@dataclass(frozen=True)
 class ToolRouting:
     """Where a run's tools execute.
 
@@ -69,23 +75,22 @@ async def _dispatch(name: str, args: Any, routing: ToolRouting) -> ToolResponse:
     )  # fmt: skip
 
 
-def activity_tool(
-    name: str, routing: ToolRouting, ledger: CandidateLedger | None = None
-) -> StructuredTool:
+def activity_tool(name: str, routing: ToolRouting, ledger: Ledger | None = None) -> StructuredTool:
     args_model = TOOL_ARGS[name]
 
     async def run(**kwargs: Any) -> str:
         args: Any = args_model(**kwargs)
+        run_ledger = ledger() if callable(ledger) else ledger
         if isinstance(args, ScoreToolArgs):
             if args.candidatesRef not in (None, CANDIDATES_FILE):
                 refused = f"unknown candidatesRef {args.candidatesRef!r}: use {CANDIDATES_FILE}"
                 return ToolResponse(
                     success=False, error=refused, metadata=ToolMetadata()
                 ).model_dump_json()
-            args = (ledger or CandidateLedger()).resolve(args)
+            args = (run_ledger or CandidateLedger()).resolve(args)
         response = await _dispatch(name, args, routing)
-        if ledger is not None and name == "propose_knowledge_assets":
-            return ledger.proposed(response)
+        if run_ledger is not None and name == "propose_knowledge_assets":
+            return run_ledger.proposed(response)
         return response.model_dump_json()
 
     return StructuredTool.from_function(
@@ -94,7 +99,7 @@ def activity_tool(
 
 
 def activity_tools(
-    names: list[str], routing: ToolRouting | None = None, ledger: CandidateLedger | None = None
+    names: list[str], routing: ToolRouting | None = None, ledger: Ledger | None = None
 ) -> list[StructuredTool]:
     """Tools for `names`, routed by `routing` (default: the run's own queue, dispatched, the
     same commands as before the options existed); with a `ledger`, candidates travel by

@@ -22,6 +22,7 @@ from temporalio import workflow
 with workflow.unsafe.imports_passed_through():
     # Contracts (pydantic models, constants) and helpers (pure functions, constants, classes
     # of which each run builds its own instances: ledgers, guards, runners).
+    import workflows.agent_graphs  # noqa: F401  (its graphs are shared by every run)
     import workflows.agent_tools  # noqa: F401
     import workflows.budget  # noqa: F401
     import workflows.budget_contracts  # noqa: F401

@@ -1,8 +1,9 @@
 """Runs the three Deep Agents subagents inside the workflow and mirrors their state.
 
-Each subagent is a `create_temporal_deep_agent` graph: its loop replays here,
-its model calls and I/O tools are activities, and its todos and /research files
-live in agent state (workflow memory), streamed into the workspace as they change.
+Each subagent is a `create_temporal_deep_agent` graph, compiled once per worker process
+and shared by its runs (workflows/agent_graphs.py): its loop replays here, its model
+calls and I/O tools are activities, and its todos and /research files live in agent
+state (workflow memory), streamed into the workspace as they change.
 """
 
 from __future__ import annotations
@@ -15,13 +16,13 @@ from temporalio import workflow
 from temporalio.common import RetryPolicy
 
 from workflows import prompts
+from workflows.agent_graphs import RUN_SCOPE, RunScope, build_agent, memory_backend, shared_graph
 from workflows.agent_tools import ToolRouting, activity_tools
 from workflows.budget import BudgetExceeded, BudgetGuard, cost_usd
 from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger, compact_view
 from workflows.continuation import AgentsState
 from workflows.contracts import FileInfo, MiningRequest, Todo, Usage, Workspace, memory_tags
 from workflows.tool_contracts import DISCOVERY_TOOLS, ENRICHMENT_TOOLS, VALIDATION_TOOLS
-from workflows.tool_schemas import count_tokens
 from workflows.usage import UsageCounter
 from workflows.workspace import (
     file_texts,
@@ -33,12 +34,6 @@ from workflows.workspace import (
     trusted_score_rows,
 )
 
-with workflow.unsafe.imports_passed_through():
-    from deepagents.backends import CompositeBackend, StateBackend
-    from deepagents.middleware.summarization import create_summarization_middleware
-    from langchain.agents.middleware import TodoListMiddleware
-    from temporalio.deepagents import TemporalBackend, TemporalModel, create_temporal_deep_agent
-
 MODEL_OPTIONS = {
     "start_to_close_timeout": timedelta(minutes=5),
     # The plugin heartbeats at half this, so a dead worker's call is retried fast.
@@ -46,31 +41,11 @@ MODEL_OPTIONS = {
     "retry_policy": RetryPolicy(maximum_attempts=5, initial_interval=timedelta(seconds=2)),
 }
 MAX_STATEMENTS = 60
-MEMORY_ROUTE = "/memories/"
-MEMORY_BACKEND = "memory"  # the worker-side factory name (kminer/worker.py)
 
 
 def model_options(options: dict[str, Any], queue: str | None) -> dict[str, Any]:
     """Model-call activity options, sent to `queue` when the run has a model queue."""
     return options if queue is None else {**options, "task_queue": queue}
-
-
-def agent_backend(run_id: str, tags: list[str]) -> CompositeBackend:
-    """Run files in agent state; `/memories/**` in SQL, each operation an activity.
-
-    `backend_type=StateBackend` advertises the methods without constructing the SQL
-    backend here: the worker's SqlMemoryBackend subclasses it.
-    """
-    memory = TemporalBackend(
-        MEMORY_BACKEND,
-        factory_argument={"runId": run_id, "tags": tags},
-        backend_type=StateBackend,
-        activity_options={
-            "start_to_close_timeout": timedelta(seconds=20),
-            "retry_policy": RetryPolicy(maximum_attempts=5),
-        },
-    )
-    return CompositeBackend(default=StateBackend(), routes={MEMORY_ROUTE: memory})
 
 
 @dataclass
@@ -107,6 +82,7 @@ class SubagentRunner:
         # Where the model calls run (`kminer worker --role models`); None: this queue, with
         # the very options runs recorded before the model queue existed.
         self.model_options = model_options(MODEL_OPTIONS, model_queue)
+        self._model_queue = model_queue
         # Runs recorded before budgets existed replay without the guard.
         self._budgets = budgets
         self._began = workflow.now()
@@ -132,24 +108,17 @@ class SubagentRunner:
         payload: dict[str, Any],
         subagents: list[dict[str, Any]] | None = None,
     ) -> SubagentOutcome:
-        model = TemporalModel(model=self._model, activity_options=dict(self.model_options))
-        backend = agent_backend(self._ws.runId, memory_tags(self._request.domainTags))
-
-        def summarization() -> Any:
-            # Deep Agents' own summarization (it replaces the default by name, in the agent,
-            # its general-purpose helper and each subagent), counting with the tool schemas
-            # shared across runs (workflows/tool_schemas.py): the same counts, built once.
-            return create_summarization_middleware(model, backend, token_counter=count_tokens)
-
-        agent = create_temporal_deep_agent(
-            model=model,
-            tools=activity_tools(tools, self._routing, self._ledger),
-            system_prompt=prompt,
-            middleware=[TodoListMiddleware(), summarization()],
-            subagents=[{**spec, "middleware": [summarization()]} for spec in subagents or []],
-            backend=backend,
-            name=role,
+        # Everything the graph is built from besides these is the same in every run.
+        key = (role, self._model, self._model_queue, self._routing)
+        agent = shared_graph(
+            key,
+            lambda: build_agent(
+                role, self._model, self.model_options, self._routing, prompt, tools, subagents
+            ),
         )
+        # Built before each loop, as when every run built its own graph: the same backend
+        # ref (a workflow.uuid4() draw) and factory argument in its activities' inputs.
+        memory = memory_backend(self._ws.runId, memory_tags(self._request.domainTags))
         state: dict[str, Any] = {}
         message = prompts.task_message(title, payload)
         callbacks = self.callbacks(role)
@@ -160,6 +129,7 @@ class SubagentRunner:
             "configurable": {"thread_id": self._request.threadId},
         }
         stopped: str | None = None
+        scope = RUN_SCOPE.set(RunScope(self._ledger, memory))
         try:
             async for state in agent.astream(
                 {"messages": [{"role": "user", "content": message}]},
@@ -172,6 +142,8 @@ class SubagentRunner:
             stopped = f"{role}: {exc}; its results are partial"
             self._ws.budgetStops.append(stopped)
             self._ws.errors.append(f"budget: {stopped}")
+        finally:
+            RUN_SCOPE.reset(scope)
         self.priced(role)
         messages = list(state.get("messages", []))
         output = final_output(messages)
