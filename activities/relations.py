@@ -234,6 +234,7 @@ def _noun_predicate(noun: Any, prep: str, verb_lemma: str = "") -> tuple[str, bo
 
 
 VERB_ATTACHED_PREPS = frozenset({"on", "against"})
+REMAINDER_WORDS = frozenset({"remain", "remaining", "rest", "balance", "other"})
 # Verbs that put a measure in place: "introduced / imposed / tightened export controls".
 IMPOSING_VERBS = frozenset(
     "introduce impose adopt announce enact tighten extend expand apply issue".split()
@@ -265,7 +266,23 @@ def _nominal_objects(sent: SentenceView, noun: Any, verb_lemma: str) -> list[tup
         if rule is None:
             continue
         out.extend((rule[0], rule[1], g) for g in prep.children if g.dep_ == "pobj")
+    if not out and verb_lemma in OWN_VERBS and _lemma(noun) in QUANTITY_NOUNS:
+        out.extend(("ownsStakeIn", False, g) for g in _remainder_of(noun))
     return out
+
+
+def _remainder_of(noun: Any) -> list[Any]:
+    """"... owns 51% of Talison, and Albemarle holds the remaining 49%": the rest is of
+    what the stake named before it in the sentence is of."""
+    if not any(_lemma(c) in REMAINDER_WORDS for c in noun.children):
+        return []
+    for earlier in reversed(list(noun.sent[: noun.i - noun.sent.start])):
+        if _lemma(earlier) in QUANTITY_NOUNS:
+            of = [g for p in _preps(earlier) if _lemma(p) == "of"
+                  for g in p.children if g.dep_ == "pobj"]  # fmt: skip
+            if of:
+                return of
+    return []
 
 
 def _list_predicate(list_noun: Any) -> str:

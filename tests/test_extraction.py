@@ -581,3 +581,10 @@ def test_the_noun_a_relative_clause_hangs_on_is_its_object() -> None:
     assert {("China", "restrictsExportsOf", g) for g in ("graphite", "gallium", "germanium")} <= (
         triples(out)
     )
+
+
+def test_the_remaining_stake_is_of_what_the_stake_before_it_was() -> None:
+    out = read("Tesla owns 51% of Tianqi Lithium, and CATL holds the remaining 49%.")
+    owners = {s for s, p, o in triples(out) if (p, o) == ("ownsStakeIn", "Tianqi Lithium")}
+    assert owners == {"Tesla", "CATL"}
+    assert not triples(read("CATL holds the remaining 49%."))
