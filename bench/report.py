@@ -179,6 +179,11 @@ def plot(thr: dict[str, Any]) -> bool:
     return True
 
 
+def _cold_runs(throughput: dict) -> str:
+    colds = [s["cold_run_s"] for s in throughput.get("sweep", []) if "cold_run_s" in s]
+    return f" ({min(colds)} to {max(colds)} s here)" if colds else ""
+
+
 def main() -> int:
     results = read_results()
     hist = results.get("history", {})
@@ -222,6 +227,11 @@ def main() -> int:
         "minute instead. `reexecuted_per_kill`: activity tasks completed on attempt > 1 plus",
         "audited tool calls beyond an uninterrupted run's, per SIGKILL of the worker.",
         "Time to resume includes the new worker process's start (about 5 s here).",
+        "Each concurrency level runs on a fresh worker process after one uncounted run on a",
+        "thread of its own (a serving worker has its models loaded and its workflow modules",
+        "imported); that first run's latency is `cold_run_s`"
+        + _cold_runs(results.get("throughput", {}))
+        + ".",
         "",
     ]
     if has_plot:
