@@ -142,7 +142,8 @@ async def mining(root: Path, address: str, name: str, n: int, workers: int) -> d
     print(
         f"{n:3} runs, {workers} worker process(es): {figures['runs_per_min']} runs/min, "
         f"p50 {figures['p50_s']} s, p95 {figures['p95_s']} s, errors {figures['errors']}, "
-        f"{figures['activities_per_s']} activities/s",
+        f"{figures['activities_per_s']} activities/s (first run on the fresh worker "
+        f"{figures['cold_run_s']} s)",
         flush=True,
     )
     return figures

@@ -104,6 +104,7 @@ async def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
         connect,
         open_services,
         role_queues,
+        warm_up,
     )
 
     if args.concurrency:
@@ -118,6 +119,7 @@ async def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
     role = ",".join(args.role)
     services = open_services(settings, with_dkg=bool(DKG_ROLES.intersection(args.role)))
     try:
+        warm_up(services)  # before "polling": the first run does not pay for it
         client = await connect(settings, address, services.engine)
         workers = build_workers(client, settings, services, args.role)
         async with AsyncExitStack() as stack:

@@ -17,7 +17,7 @@ from api.app import create_app
 from api.auth import load_secret
 from kminer.config import Settings
 from kminer.devserver import LOOPBACK, DevServer, free_port, port_is_free, wait_for_port
-from kminer.worker import Services, build_workers, connect, open_services
+from kminer.worker import Services, build_workers, connect, open_services, warm_up
 
 GRACEFUL_STOP_SECONDS = 3  # open requests get this long to finish when the API stops
 
@@ -112,6 +112,7 @@ async def embedded_stack(
     services: Services | None = None
     try:
         services = await asyncio.to_thread(open_services, settings)
+        await asyncio.to_thread(warm_up, services)
         client = await connect(settings, address, services.engine)
         async with contextlib.AsyncExitStack() as workers:
             for worker in build_workers(client, settings, services):

@@ -63,6 +63,20 @@ def deepagents_plugin(settings: Settings, engine: Any = None, model_provider: An
     )
 
 
+def warm_up(services: Services) -> None:
+    """Load what the first run would otherwise wait for: the DKG's label index, the
+    parser and the offline embedding model (about 1 to 2 s here, once per process)."""
+    if services.dkg is None:
+        return
+    from activities.nlp import parse
+
+    services.dkg.gazetteer()
+    parse("Tianqi Lithium supplies lithium carbonate to CATL.")
+    embedder = services.embedder
+    if embedder is not None and not isinstance(embedder, OpenAiEmbedder):
+        embedder.embed(["warm-up"])  # no network call is made to warm a model
+
+
 def build_embedder(settings: Settings) -> Embedder:
     """OpenAI embeddings when configured (OPENAI_API_KEY), the offline MiniLM otherwise."""
     if settings.embeddings.startswith("openai:"):
