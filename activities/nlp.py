@@ -294,8 +294,10 @@ def mentions_in(
 
 
 # A line this short that a span starts on and runs past is a heading ("1. Neon"), not
-# the first part of a name that hard-wrapped text broke over two lines.
+# the first part of a name that hard-wrapped text broke over two lines, when the line
+# after it is longer by this factor (narrow columns wrap every line short).
 HEADING_LINE_CHARS = 40
+HEADING_CONTRAST = 2
 
 
 def _after_heading(text: str, start: int, end: int) -> int:
@@ -304,7 +306,10 @@ def _after_heading(text: str, start: int, end: int) -> int:
     if brk < 0:
         return start
     line_start = text.rfind("\n", 0, start) + 1
-    if brk - line_start >= HEADING_LINE_CHARS:
+    next_end = text.find("\n", brk + 1)
+    next_len = len(text[brk + 1 : next_end if next_end >= 0 else len(text)].strip())
+    short = brk - line_start
+    if short >= HEADING_LINE_CHARS or next_len < HEADING_CONTRAST * short:
         return start
     nxt = brk + 1
     while nxt < end and text[nxt].isspace():

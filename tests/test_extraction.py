@@ -588,3 +588,8 @@ def test_the_remaining_stake_is_of_what_the_stake_before_it_was() -> None:
     owners = {s for s, p, o in triples(out) if (p, o) == ("ownsStakeIn", "Tianqi Lithium")}
     assert owners == {"Tesla", "CATL"}
     assert not triples(read("CATL holds the remaining 49%."))
+
+
+def test_in_narrow_columns_a_name_broken_over_two_short_lines_stays_one_name() -> None:
+    column = "Tesla buys lithium\nhydroxide from Osterra\nMining Corporation\nunder a contract."
+    assert ("Osterra Mining Corporation", "supplies", "Tesla") in triples(read(column))
