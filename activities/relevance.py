@@ -189,6 +189,9 @@ class Signals:
     source_lexical: float = 0.0
     relation_cos: float | None = None  # None: no relation to compare (a bare text)
     anchor: float | None = None  # None: the question names no entity
+    # Whether the source names the kind the question asks for ("potash" of "Which potash
+    # producers ..."); None: the question names no kind.
+    kind_named: bool | None = None
 
 
 def passage_text(title: str | None, text: str) -> str:
@@ -225,6 +228,8 @@ def relevance(signals: Signals, model: str, weights: Weights = WEIGHTS) -> float
         + weights.source_lexical * _share(signals.source_lexical)
         + (weights.relation * semantic(relation, model) if relation is not None else 0.0)
     )
+    if signals.kind_named is False:
+        return 0.0  # a source on lithium does not answer "which potash producers ..."
     floor = SOURCE_FLOOR_ANCHORED if signals.anchor == 1.0 else SOURCE_FLOOR
     if source_topic(signals, model, weights) < floor:
         return 0.0  # the source is about something else

@@ -23,9 +23,11 @@ from activities.relevance import (
     RELEVANCE_FLOOR,
     Signals,
     anchor,
+    content_words,
     lexical,
     passage_text,
     relevance,
+    stem,
 )
 from activities.statement_reads import StatementReader
 from storage.dkg_index import normalise_name
@@ -46,6 +48,22 @@ def question_entities(query: str, gazetteer: Gazetteer, resolver: Resolver) -> s
     found = mentions_in(parse(query), gazetteer, resolver)
     keys = {m.ual for m in found if m.ual}
     return keys | {normalise_name(n) for m in found for n in (m.name, m.text) if normalise_name(n)}
+
+
+def asked_kind(query: str) -> frozenset[str]:
+    """Stems of the nouns that say what kind of thing "which ..." asks for: "potash" in
+    "Which potash producers are affected by sanctions?", "container" and "shipping" in
+    "Which container shipping lines ...". Empty when the question has no such phrase."""
+    doc = parse(query)
+    for wh in doc:
+        if wh.tag_ in ("WDT", "WP") and wh.dep_ == "det" and wh.head.pos_ in ("NOUN", "PROPN"):
+            head = wh.head
+            # A small tagger reads a rare noun as a verb ("potash"/VBP); a proper name is an
+            # entity, which anchoring deals with.
+            kinds = [t for t in head.subtree if t.i < head.i and t.dep_ == "compound"
+                     and t.pos_ in ("NOUN", "VERB")]  # fmt: skip
+            return frozenset(stem(t.text) for t in kinds)
+    return frozenset()
 
 
 def score_relevance(
@@ -84,6 +102,7 @@ def score_relevance(
             uals[text] = frozenset(f[1] for f in find_mentions(text, gazetteer))
         return uals[text]
 
+    kind = asked_kind(query)
     for st, claim in zip(statements, claims, strict=True):
         source = sources[_key(st)]
         ends = {st.subjectUal, st.objectUal} - {None}
@@ -100,6 +119,7 @@ def score_relevance(
                 entities or set(), ends, st.sentence, source,  # type: ignore[arg-type]
                 named(st.sentence), named(source),
             ),  # fmt: skip
+            kind_named=bool(kind & content_words(source)) if kind else None,
         )
         st.relevance = relevance(signals, embedder.name)
 

@@ -29,7 +29,7 @@ from activities.extraction import read_statements  # noqa: E402
 from activities.extraction_patterns import find_mentions  # noqa: E402
 from activities.nlp import Resolver  # noqa: E402
 from activities.search import CorpusSearch  # noqa: E402
-from activities.statements import question_entities  # noqa: E402
+from activities.statements import asked_kind, question_entities  # noqa: E402
 from bench.labeled_sets import open_set  # noqa: E402
 from storage.dkg_index import normalise_name  # noqa: E402
 from workflows.predicates import ASKS, sentence_for  # noqa: E402
@@ -49,6 +49,7 @@ def collect(name: str) -> list[Row]:
     rows: list[Row] = []
     for q in questions:
         asked = question_entities(q.query, gazetteer, resolver)
+        kind = asked_kind(q.query)
         facts = q.gold + q.acceptable
         for doc in [
             SourceDocument(**d) for d in _documents(search.search(q.query, SEARCH_RESULTS))
@@ -79,6 +80,7 @@ def collect(name: str) -> list[Row]:
                     "source_lexical": R.lexical(q.query, R.passage_text(doc.title, doc.text)),
                     "relation": float(v[4] @ v[0]),
                     "anchor": -1.0 if anchored is None else anchored,
+                    "kind": -1.0 if not kind else float(bool(kind & R.content_words(source))),
                 }
                 rows.append((q.id, int(any(f.matches(view) for f in facts)), features))
     return rows
@@ -89,6 +91,7 @@ def signals(f: dict[str, float]) -> R.Signals:
         sentence_cos=f["sentence"], source_cos=f["passage"], lexical=f["lexical"],
         source_lexical=f["source_lexical"], relation_cos=f["relation"],
         anchor=None if f["anchor"] < 0 else f["anchor"],
+        kind_named=None if f["kind"] < 0 else bool(f["kind"]),
     )  # fmt: skip
 
 

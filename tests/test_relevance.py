@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 
@@ -270,3 +271,33 @@ def test_a_claim_about_the_asked_entity_needs_less_of_its_source() -> None:
     # A source about nothing the question says stays out, whoever it names.
     nothing = R.Signals(0.5, 0.2, 0.0, 0.0, 0.6, anchor=1.0)
     assert R.relevance(nothing, MODEL) == 0.0
+
+
+def test_which_questions_name_the_kind_of_thing_they_ask_for() -> None:
+    from activities.statements import asked_kind
+
+    assert asked_kind("Which potash producers are affected by sanctions?") == {"potash"}
+    assert asked_kind("Which container shipping lines avoid the strait?") == {"container",
+                                                                            "shipping"}  # fmt: skip
+    assert asked_kind("Who are Tesla's lithium suppliers?") == frozenset()
+    assert asked_kind("Which governments restrict exports of cobalt?") == frozenset()
+
+
+def test_a_source_that_never_names_the_asked_kind_cannot_answer() -> None:
+    base = R.Signals(0.6, 0.6, 0.5, 0.5, 0.6)
+    assert R.relevance(dataclasses.replace(base, kind_named=False), MODEL) == 0.0
+    named = dataclasses.replace(base, kind_named=True)
+    assert R.relevance(named, MODEL) == R.relevance(base, MODEL) > 0
+    sentence = "Osterra Mining supplies ore to Brann Metals."
+    statements = [
+        Statement(subject="Osterra Mining", predicate="supplies", object="Brann Metals",
+                  sentence=sentence, source=src)
+        for src in ("https://potash.example", "https://copper.example")
+    ]  # fmt: skip
+    texts = {
+        "https://potash.example#": f"Potash producers and their buyers. {sentence}",
+        "https://copper.example#": f"Copper producers and their buyers. {sentence}",
+    }
+    query = "Which potash producers sell to Brann Metals?"
+    score_relevance(statements, texts, query, shared_minilm())
+    assert statements[0].relevance > 0 and statements[1].relevance == 0.0

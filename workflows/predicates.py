@@ -141,8 +141,8 @@ ASKS: dict[str, str] = {
     "sanctions": "sanctions: who sanctions or blacklists whom",
     "nationalises": "nationalisation: which state nationalises a resource or company",
     "regulates": "regulation: which authority regulates, licenses or revokes permits of whom",
-    "affectedBy": "exposure and risk: who is affected by, exposed to or at risk from an event, "
-    "policy or shortage",
+    "affectedBy": "risk exposure: which companies or operations are affected, hit or threatened "
+    "by events, policies, shortages, droughts, disasters or conflicts",
     "sponsors": "sponsors: who sponsors, funds or runs a study or trial",
     "studies": "studies: which drug, product or condition a trial or study tests",
     "treats": "treatments: which drug treats which condition",
