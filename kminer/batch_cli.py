@@ -101,6 +101,7 @@ def _bar(progress: Any, out: TextIO) -> None:
 
 
 async def run_batch(client: Any, task_queue: str, batch: Any, out: TextIO) -> Any:
+    from kminer.runs import settle
     from workflows.batch import BatchWorkflow
 
     handle = await client.start_workflow(
@@ -112,12 +113,15 @@ async def run_batch(client: Any, task_queue: str, batch: Any, out: TextIO) -> An
     )
     print(f"batch {handle.id}: {len(batch.requests)} questions", file=out, flush=True)
     result_task = asyncio.ensure_future(handle.result())
-    while not result_task.done():
-        try:
-            _bar(await handle.query(BatchWorkflow.progress), out)
-        except Exception:  # noqa: BLE001  (the first query can race the first task)
-            pass
-        await asyncio.wait([result_task], timeout=POLL_SECONDS)
+    try:
+        while not result_task.done():
+            try:
+                _bar(await handle.query(BatchWorkflow.progress), out)
+            except Exception:  # noqa: BLE001  (the first query can race the first task)
+                pass
+            await asyncio.wait([result_task], timeout=POLL_SECONDS)
+    finally:
+        settle(result_task)
     _bar(await handle.query(BatchWorkflow.progress), out)
     out.write("\n")
     return result_task.result()

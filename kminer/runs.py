@@ -93,15 +93,28 @@ class Progress:
         self._pending = pending
 
 
+def settle(task: asyncio.Future[Any]) -> None:
+    """Leave no result task behind: a stopped command (Ctrl-C, SIGTERM) cancels it, and
+    an error it already holds (the server went down with the command) counts as seen, so
+    the stop is the one line "kminer: stopped", not asyncio's "exception never retrieved"."""
+    if not task.done():
+        task.cancel()
+    elif not task.cancelled():
+        task.exception()
+
+
 async def follow(handle: WorkflowHandle, out: TextIO = sys.stderr) -> KnowledgeMinerResponse:
     progress = Progress(out)
     result_task = asyncio.ensure_future(handle.result())
-    while not result_task.done():
-        try:
-            progress.show(await handle.query(MiningWorkflow.workspace))
-        except Exception:  # noqa: BLE001  (a query can race the run's first task)
-            pass
-        await asyncio.wait([result_task], timeout=POLL_SECONDS)
+    try:
+        while not result_task.done():
+            try:
+                progress.show(await handle.query(MiningWorkflow.workspace))
+            except Exception:  # noqa: BLE001  (a query can race the run's first task)
+                pass
+            await asyncio.wait([result_task], timeout=POLL_SECONDS)
+    finally:
+        settle(result_task)
     result = result_task.result()
     progress.show(await handle.query(MiningWorkflow.workspace))
     return result

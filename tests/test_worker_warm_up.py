@@ -43,3 +43,4 @@ def test_a_workflows_only_worker_has_nothing_to_load() -> None:
     embedder = CountingEmbedder()
     warm_up(Services(dkg=None, engine=NoEngine(), search=None, embedder=embedder))
     assert embedder.texts == []
+
