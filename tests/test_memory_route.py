@@ -105,13 +105,18 @@ def _memory_repo(tmp_path: Path) -> tuple[Any, MemoryRepository]:
     return engine, repo
 
 
-async def test_an_agent_reads_and_edits_memory_through_activities(
-    settings: Settings, tmp_path: Path
-) -> None:
+async def _note_keeper_client(settings: Settings, tmp_path: Path) -> tuple[Any, Client]:
+    """The seeded memory repository, and a client whose plugin scripts the note keeper."""
     engine, repo = _memory_repo(tmp_path)
     provider = lambda name: ScriptedNoteKeeper()  # noqa: E731
     plugin = deepagents_plugin(settings, engine, model_provider=provider)
-    client = await Client.connect(settings.temporal_address or "", plugins=[plugin])
+    return repo, await Client.connect(settings.temporal_address or "", plugins=[plugin])
+
+
+async def test_an_agent_reads_and_edits_memory_through_activities(
+    settings: Settings, tmp_path: Path
+) -> None:
+    repo, client = await _note_keeper_client(settings, tmp_path)
     async with Worker(client, task_queue=settings.task_queue, workflows=[MemoryRouteWorkflow]):
         handle, messages = await _run_note_keeper(client, settings, shared=False)
 
@@ -128,10 +133,7 @@ async def test_an_agent_reads_and_edits_memory_through_activities(
 async def test_runs_sharing_a_graph_each_reach_their_own_memory(
     settings: Settings, tmp_path: Path
 ) -> None:
-    engine, repo = _memory_repo(tmp_path)
-    provider = lambda name: ScriptedNoteKeeper()  # noqa: E731
-    plugin = deepagents_plugin(settings, engine, model_provider=provider)
-    client = await Client.connect(settings.temporal_address or "", plugins=[plugin])
+    repo, client = await _note_keeper_client(settings, tmp_path)
     async with Worker(client, task_queue=settings.task_queue, workflows=[MemoryRouteWorkflow]):
         first, _ = await _run_note_keeper(client, settings, shared=True)
         note = repo.read("supply_chain", "discovery-notes")
