@@ -182,20 +182,30 @@ def _ner_spans(doc: Any) -> list[tuple[int, int, str]]:
     """(start, end, label) of NER entities, split at coordinations spaCy glued together."""
     spans: list[tuple[int, int, str]] = []
     for ent in doc.ents:
-        if ent.label_ not in NER_TYPES:
+        label = ent.label_
+        if label == "NORP" and _named_party(ent):
+            label = "ORG"
+        if label not in NER_TYPES:
             continue
         start = ent.start
         for tok in ent:
             if tok.dep_ == "cc" or tok.text == ",":
                 if start < tok.i:
                     spans.append(
-                        (doc[start].idx, doc[tok.i - 1].idx + len(doc[tok.i - 1]), ent.label_)
+                        (doc[start].idx, doc[tok.i - 1].idx + len(doc[tok.i - 1]), label)
                     )
                 start = tok.i + 1
         if start < ent.end:
             last = doc[ent.end - 1]
-            spans.append((doc[start].idx, last.idx + len(last), ent.label_))
+            spans.append((doc[start].idx, last.idx + len(last), label))
     return spans
+
+
+def _named_party(ent: Any) -> bool:
+    """A "nationality" the small model saw in a one-word proper name that a verb acts on
+    ("sanctioned Belaruskali"): a name, not the adjective "Belarusian"."""
+    root = ent.root
+    return len(ent) == 1 and root.pos_ == "PROPN" and root.dep_ in ("nsubj", "dobj", "pobj")
 
 
 def _proper_chunks(doc: Any) -> list[tuple[int, int, str]]:

@@ -593,3 +593,10 @@ def test_the_remaining_stake_is_of_what_the_stake_before_it_was() -> None:
 def test_in_narrow_columns_a_name_broken_over_two_short_lines_stays_one_name() -> None:
     column = "Tesla buys lithium\nhydroxide from Osterra\nMining Corporation\nunder a contract."
     assert ("Osterra Mining Corporation", "supplies", "Tesla") in triples(read(column))
+
+
+def test_a_one_word_name_read_as_a_nationality_is_a_party_when_a_verb_acts_on_it() -> None:
+    out = read("The European Union and the United States sanctioned Belaruskali in 2021.")
+    assert ("United States", "sanctions", "Belaruskali") in triples(out)
+    # The adjective stays an adjective: "Chinese" is nobody.
+    assert not any("Chinese" in (s, o) for s, _, o in triples(read("Chinese firms supply CATL.")))
