@@ -149,18 +149,16 @@ def _slots(verb: Any) -> list[tuple[str, Any]]:
     slots: list[tuple[str, Any]] = []
     for c in verb.children:
         if c.dep_ in ("dobj", "attr", "oprd"):
+            objects = [c]
             if verb.dep_ == "relcl" and (c.tag_ in ("WDT", "WP") or c.lower_ in RELATIVES):
                 # "the controls that MOFCOM introduced ... and the controls on gallium": the
-                # relative pronoun is the noun the clause hangs on, and its conjuncts.
+                # relative pronoun is the noun the clause hangs on, and its conjuncts
                 # (the parser hangs a coordinated noun on the noun or on the verb).
-                nouns = [verb.head, *(g for t in (verb.head, verb) for g in t.children
-                                      if g.dep_ == "conj" and g.pos_ == "NOUN")]  # fmt: skip
-                for noun in nouns:
-                    slots.append(("dobj", noun))
-                    slots.extend(_object_preps(noun))
-                continue
-            slots.append(("dobj", c))
-            slots.extend(_object_preps(c))
+                objects = [verb.head, *(g for t in (verb.head, verb) for g in t.children
+                                        if g.dep_ == "conj" and g.pos_ == "NOUN")]  # fmt: skip
+            for obj in objects:
+                slots.append(("dobj", obj))
+                slots.extend(_object_preps(obj))
         elif c.dep_ == "dative":
             slots.append(("dative", c))
             slots.extend(("dative", g) for g in c.children if g.dep_ == "pobj")
@@ -485,7 +483,7 @@ def _from_nouns(sent: SentenceView, out: list[Relation]) -> None:
             orgs = [h for h in holders if h.family == "organization"]
             for c in [*tok.children, *_compounds_of(tok)]:
                 at = c
-                if c.dep_ == "prep" and c.lower_ in ("in", "at") and c.head.i == tok.i:
+                if c.dep_ == "prep" and c.lower_ in ("in", "at"):
                     at = next((g for g in c.children if g.dep_ == "pobj"), c)
                 elif c.dep_ not in MODIFIER_DEPS:
                     continue
