@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from temporalio import activity
@@ -50,6 +51,7 @@ def question_entities(query: str, gazetteer: Gazetteer, resolver: Resolver) -> s
     return keys | {normalise_name(n) for m in found for n in (m.name, m.text) if normalise_name(n)}
 
 
+@lru_cache(maxsize=256)  # one question is scored again for every batch of its passages
 def asked_kind(query: str) -> frozenset[str]:
     """Stems of the nouns that say what kind of thing "which ..." asks for: "potash" in
     "Which potash producers are affected by sanctions?", "container" and "shipping" in
@@ -103,11 +105,19 @@ def score_relevance(
         return uals[text]
 
     kind = asked_kind(query)
+    # Per source and per asset, not per statement: a passage gives many statements.
+    kind_named = {key: bool(kind & content_words(text)) for key, text in sources.items()}
+    located: dict[str, set[str]] = {}
+
+    def places(ual: str) -> set[str]:
+        if ual not in located:
+            located[ual] = places_of(ual) if places_of is not None and entities else set()
+        return located[ual]
+
     for st, claim in zip(statements, claims, strict=True):
         source = sources[_key(st)]
         ends = {st.subjectUal, st.objectUal} - {None}
-        if places_of is not None and entities:
-            ends |= {p for u in list(ends) for p in places_of(u)}  # type: ignore[arg-type]
+        ends |= {p for u in list(ends) for p in places(u)}  # type: ignore[arg-type]
         ends |= {normalise_name(st.subject), normalise_name(st.object)}
         signals = Signals(
             sentence_cos=max(cos[st.sentence], cos[claim]),
@@ -119,7 +129,7 @@ def score_relevance(
                 entities or set(), ends, st.sentence, source,  # type: ignore[arg-type]
                 named(st.sentence), named(source),
             ),  # fmt: skip
-            kind_named=bool(kind & content_words(source)) if kind else None,
+            kind_named=kind_named[_key(st)] if kind else None,
         )
         st.relevance = relevance(signals, embedder.name)
 
