@@ -23,7 +23,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from activities.extraction_patterns import Gazetteer, homonyms, predicate_for
+from activities.extraction_patterns import Gazetteer, Homonyms, predicate_for
 from activities.nlp import Mention, Resolver, mentions_in, parse
 from activities.relation_lexicon import GOVERNMENT_REFS, HEDGE_AUX, HEDGE_VERBS
 from activities.relations import Relation, relations_in
@@ -118,6 +118,7 @@ def read_statements(
     full = lead_in + text
     parsed = parse(full)
     mentions = mentions_in(parsed, gazetteer, resolver, doc.names)
+    homonyms = Homonyms(gazetteer)
     offset = doc.start if doc.start is not None and not doc.subject else None
     out: list[Statement] = []
     seen: set[tuple[str, str, str, bool]] = set()
@@ -135,7 +136,7 @@ def read_statements(
         at = sent.start_char - len(lead_in) + len(raw) - len(raw.lstrip())
         for rel in relations:
             predicate, subj, obj = _canonical(rel)
-            subj, obj = (_fitting(predicate, end, slot, gazetteer)
+            subj, obj = (_fitting(predicate, end, slot, homonyms)
                          for end, slot in ((subj, "subject"), (obj, "object")))  # fmt: skip
             if not kinds_allow(predicate, subj.family, obj.family):
                 continue
@@ -169,14 +170,14 @@ def read_statements(
     return out
 
 
-def _fitting(predicate: str, end: Mention, slot: str, gazetteer: Gazetteer) -> Mention:
+def _fitting(predicate: str, end: Mention, slot: str, homonyms: Homonyms) -> Mention:
     """Of the DKG assets one label names, the one the relation's slot expects most.
 
     A predicate lists its kinds most typical first (`workflows/predicates.py`): a study
     tests a drug before a product, so "tests lithium carbonate" is the drug, while a
     company "produces lithium carbonate", the chemical."""
     spec = PREDICATES.get(predicate)
-    same = homonyms(end.name, gazetteer) if end.ual and spec else ()
+    same = homonyms.of(end.name) if end.ual and spec else ()
     kinds = (spec.subject_kinds if slot == "subject" else spec.object_kinds) if spec else ()
     if not same or not kinds:
         return end

@@ -70,10 +70,16 @@ def _homonyms(key: tuple[Entry, ...]) -> dict[str, tuple[Entry, ...]]:
     return {norm: tuple(e.values()) for norm, e in by_label.items() if len(e) > 1}
 
 
-def homonyms(label: str, gazetteer: Gazetteer) -> tuple[Entry, ...]:
+class Homonyms:
     """Every DKG asset a label names when it names more than one ("Lithium carbonate": the
-    drug and the battery chemical), else ()."""
-    return _homonyms(gazetteer_key(gazetteer)).get(_norm(label), ())
+    drug and the battery chemical). Built once per text read: keying the cache by the
+    whole gazetteer costs a pass over it, too much for every relation end."""
+
+    def __init__(self, gazetteer: Gazetteer) -> None:
+        self._table = _homonyms(gazetteer_key(gazetteer))
+
+    def of(self, label: str) -> tuple[Entry, ...]:
+        return self._table.get(_norm(label), ())
 
 
 def gazetteer_key(gazetteer: Gazetteer) -> tuple[Entry, ...]:
