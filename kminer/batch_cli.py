@@ -4,7 +4,6 @@ runs of one BatchWorkflow with a concurrency limit; a progress line, then a summ
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 import uuid
@@ -101,7 +100,7 @@ def _bar(progress: Any, out: TextIO) -> None:
 
 
 async def run_batch(client: Any, task_queue: str, batch: Any, out: TextIO) -> Any:
-    from kminer.runs import settle
+    from kminer.runs import watch
     from workflows.batch import BatchWorkflow
 
     handle = await client.start_workflow(
@@ -112,19 +111,14 @@ async def run_batch(client: Any, task_queue: str, batch: Any, out: TextIO) -> An
         memo={"principal": "cli"},
     )
     print(f"batch {handle.id}: {len(batch.requests)} questions", file=out, flush=True)
-    result_task = asyncio.ensure_future(handle.result())
-    try:
-        while not result_task.done():
-            try:
-                _bar(await handle.query(BatchWorkflow.progress), out)
-            except Exception:  # noqa: BLE001  (the first query can race the first task)
-                pass
-            await asyncio.wait([result_task], timeout=POLL_SECONDS)
-    finally:
-        settle(result_task)
-    _bar(await handle.query(BatchWorkflow.progress), out)
+
+    async def show() -> None:
+        _bar(await handle.query(BatchWorkflow.progress), out)
+
+    result = await watch(handle, show, POLL_SECONDS)
+    await show()
     out.write("\n")
-    return result_task.result()
+    return result
 
 
 async def cmd_batch(args: argparse.Namespace, settings: Any) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import uuid
+from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
 from temporalio.client import Client, WorkflowHandle
@@ -103,18 +104,29 @@ def settle(task: asyncio.Future[Any]) -> None:
         task.exception()
 
 
-async def follow(handle: WorkflowHandle, out: TextIO = sys.stderr) -> KnowledgeMinerResponse:
-    progress = Progress(out)
+async def watch(
+    handle: WorkflowHandle, show: Callable[[], Awaitable[None]], every: float = POLL_SECONDS
+) -> Any:
+    """The workflow's result, calling `show` every `every` seconds until it comes."""
     result_task = asyncio.ensure_future(handle.result())
     try:
         while not result_task.done():
             try:
-                progress.show(await handle.query(MiningWorkflow.workspace))
-            except Exception:  # noqa: BLE001  (a query can race the run's first task)
+                await show()
+            except Exception:  # noqa: BLE001  (a query can race the workflow's first task)
                 pass
-            await asyncio.wait([result_task], timeout=POLL_SECONDS)
+            await asyncio.wait([result_task], timeout=every)
     finally:
         settle(result_task)
-    result = result_task.result()
-    progress.show(await handle.query(MiningWorkflow.workspace))
+    return result_task.result()
+
+
+async def follow(handle: WorkflowHandle, out: TextIO = sys.stderr) -> KnowledgeMinerResponse:
+    progress = Progress(out)
+
+    async def show() -> None:
+        progress.show(await handle.query(MiningWorkflow.workspace))
+
+    result = await watch(handle, show)
+    await show()
     return result
