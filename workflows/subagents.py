@@ -8,6 +8,7 @@ state (workflow memory), streamed into the workspace as they change.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -106,16 +107,18 @@ class SubagentRunner:
         tools: list[str],
         title: str,
         payload: dict[str, Any],
-        subagents: list[dict[str, Any]] | None = None,
+        subagents: Callable[[], list[dict[str, Any]]] | None = None,
     ) -> SubagentOutcome:
-        # Everything the graph is built from besides these is the same in every run.
+        # Everything the graph is built from besides these is the same in every run; its
+        # parts (`subagents` too) are built only when a graph is.
         key = (role, self._model, self._model_queue, self._routing)
         agent = shared_graph(
             key,
             lambda: build_agent(
-                role, self._model, self.model_options, self._routing, prompt, tools, subagents
+                role, self._model, self.model_options, self._routing, prompt, tools,
+                subagents() if subagents else None,
             ),
-        )
+        )  # fmt: skip
         # Built before each loop, as when every run built its own graph: the same backend
         # ref (a workflow.uuid4() draw) and factory argument in its activities' inputs.
         memory = memory_backend(self._ws.runId, memory_tags(self._request.domainTags))
@@ -240,7 +243,11 @@ class SubagentRunner:
 
     async def enrichment(self, statements: list[dict[str, Any]]) -> SubagentOutcome:
         req = self._request
-        resolver_tools = activity_tools(["dkg_find_related_assets", "dkg_sparql"], self._routing)
+
+        def resolvers() -> list[dict[str, Any]]:
+            tools = activity_tools(["dkg_find_related_assets", "dkg_sparql"], self._routing)
+            return [{**spec, "tools": tools} for spec in prompts.SUBAGENT_SPECS]
+
         out = await self._run(
             "enrichment",
             prompts.ENRICHMENT,
@@ -253,7 +260,7 @@ class SubagentRunner:
                 "maxCandidates": 2 * req.maxIterations,
                 "memory": self._notes("schema-notes"),
             },
-            subagents=[{**spec, "tools": resolver_tools} for spec in prompts.SUBAGENT_SPECS],
+            subagents=resolvers,
         )
         if self._ledger.truncated():
             self._ws.errors.append(
