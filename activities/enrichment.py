@@ -14,7 +14,8 @@
    `ContradictionRecord` (seed 002), flagged for the reviewer.
 5. Facts within `RELEVANCE_MARGIN` of the question's most relevant fact are checked
    against the DKG, then ranked: typed relations, then facts the DKG does not already
-   state, then relevance, then independent sources. The top `maxCandidates` become
+   state, then facts about actors before where one place lies (unless the question asks
+   where), then relevance, then independent sources. The top `maxCandidates` become
    `schema:Claim` assets (`activities/claims.py`), and each new entity they use becomes a
    candidate asset of its own.
 """
@@ -22,6 +23,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,16 +170,28 @@ def asked_ends_first(facts: list[Fact], query: str) -> list[Fact]:
     return [f for f in facts if id(f) not in dropped]
 
 
-def rank(facts: list[Fact]) -> list[Fact]:
+def rank(facts: list[Fact], query: str = "") -> list[Fact]:
     """Typed relations first; new knowledge before facts the DKG already states (those are
     duplicates: cited in the answer, never published again, so they only take a slot a
-    new fact could have); then relevance, then independent sources."""
+    new fact could have); where one place lies after facts about who does what, unless
+    the question asks where; then relevance, then independent sources."""
+    asks_where = bool(WHERE.search(query))
 
-    def key(f: Fact) -> tuple[int, int, float, int, str]:
-        return (0 if is_typed(f.predicate) else 1, 1 if f.known_in else 0,
+    def key(f: Fact) -> tuple[int, int, int, float, int, str]:
+        background = not asks_where and is_geography(f)
+        return (0 if is_typed(f.predicate) else 1, 1 if f.known_in else 0, int(background),
                 -round(f.relevance, 2), -f.independent_sources, "|".join(f.key))  # fmt: skip
 
     return sorted(facts, key=key)
+
+
+WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)
+
+
+def is_geography(fact: Fact) -> bool:
+    """'Odesa is located in Ukraine': a place within a place, background to a question
+    about suppliers or exposure (it still answers one that asks where)."""
+    return fact.predicate == "locatedIn" and fact.subject.family == fact.object.family == "place"
 
 
 def select(ranked: list[Fact], limit: int) -> list[Fact]:
@@ -234,7 +248,7 @@ class EnrichmentActivities:
             for item in found.evidence:
                 if not any(e.source == item.source for e in fact.evidence):
                     fact.evidence.append(item)
-        chosen = select(rank(near), args.maxCandidates)
+        chosen = select(rank(near, args.query), args.maxCandidates)
         rows: list[dict[str, Any]] = []
         records = contradiction_records(chosen, discovered_at)
         entities: dict[str, EntityRef] = {}

@@ -79,6 +79,9 @@ def _fallback(sentence: Any, mentions: list[Mention], relations: list[Relation])
             continue
         predicate, swap = rule
         subj, obj = (right, left) if swap else (left, right)
+        if predicate == "operatesIn" and subj.family == obj.family == "place":
+            predicate = "locatedIn"  # "the Thacker Pass project in Nevada": a place is
+            # where another is, it does not operate there
         if (predicate, obj.name) in explained or (predicate, "subject:" + subj.name) in explained:
             continue
         between = [t for t in sentence if left.end <= t.idx < right.start]
@@ -136,7 +139,7 @@ def read_statements(
         at = sent.start_char - len(lead_in) + len(raw) - len(raw.lstrip())
         for rel in relations:
             predicate, subj, obj = _canonical(rel)
-            subj, obj = (_fitting(predicate, end, slot, homonyms)
+            subj, obj = (_role_typed(predicate, _fitting(predicate, end, slot, homonyms), slot)
                          for end, slot in ((subj, "subject"), (obj, "object")))  # fmt: skip
             if not kinds_allow(predicate, subj.family, obj.family):
                 continue
@@ -190,6 +193,18 @@ def _fitting(predicate: str, end: Mention, slot: str, homonyms: Homonyms) -> Men
     if best[1] == end.ual or rank(best) >= rank((end.name, end.ual or "", end.type)):
         return end
     return replace(end, name=best[0], family=type_family(best[2]), type=best[2], ual=best[1])
+
+
+def _role_typed(predicate: str, end: Mention, slot: str) -> Mention:
+    """A name the small NER model guessed a person, in a slot that takes organisations
+    and never people ("supplies germanium to Ardennes Refining"), is an organisation: the
+    relation the sentence states says more than the model's guess. A DKG asset keeps the
+    type the DKG gives it."""
+    spec = PREDICATES.get(predicate)
+    kinds = (spec.subject_kinds if slot == "subject" else spec.object_kinds) if spec else ()
+    if end.ual or end.family != "person" or "person" in kinds or "organization" not in kinds:
+        return end
+    return replace(end, family="organization", type="Organization")
 
 
 def _as_sentences(text: str) -> str:

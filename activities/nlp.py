@@ -178,6 +178,26 @@ def infer_type(words: str, label: str, next_word: str = "") -> tuple[str, str]:
     return NER_TYPES.get(label, ("concept", "Thing"))
 
 
+# Nouns for a site whose "in"/"at" phrase says where it is ("a plant in Kundl").
+SITE_HEADS = frozenset(
+    """fab plant factory facility refinery smelter mine site warehouse warehouses terminal
+    mill plants factories facilities refineries mines sites office offices port""".split()
+)
+
+
+def _at_a_site(span: Any) -> bool:
+    """Whether a name is where a site is: "a fermentation plant in Kundl" (spaCy guessed
+    a product)."""
+    if span is None:
+        return False
+    prep = span.root.head
+    return (
+        span.root.dep_ == "pobj"
+        and prep.lower_ in ("in", "at")
+        and prep.head.lower_ in SITE_HEADS
+    )
+
+
 def _ner_spans(doc: Any) -> list[tuple[int, int, str]]:
     """(start, end, label) of NER entities, split at coordinations spaCy glued together."""
     spans: list[tuple[int, int, str]] = []
@@ -294,6 +314,8 @@ def mentions_in(
         else:
             after = text[end:].split(maxsplit=1)
             family, typ = infer_type(name, label, after[0] if after else "")
+            if family in ("product", "concept") and _at_a_site(doc.char_span(start, end)):
+                family, typ = "place", "Place"
             mention = Mention(name, name, start, end, family, typ, None, "ner")
         found.append(mention)
         taken.append((start, end))

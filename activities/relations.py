@@ -503,6 +503,17 @@ def _from_nouns(sent: SentenceView, out: list[Relation]) -> None:
 MODIFIER_DEPS = frozenset({"compound", "amod", "nmod"})
 
 
+def _places_in_places(sent: SentenceView, out: list[Relation]) -> None:
+    """'a plant in Kundl, Austria': a place set off by a comma after another place is
+    where that place is. A list ("Kundl, Linz and Graz") coordinates, it does not set off."""
+    for tok in sent.sent:
+        if tok.dep_ != "appos" or tok.i not in sent.owner or tok.head.i not in sent.owner:
+            continue
+        inner, outer = sent.owner[tok.head.i], sent.owner[tok.i]
+        if inner.family == outer.family == "place" and inner.name != outer.name:
+            out.append(Relation(inner, "locatedIn", outer, cue=", "))
+
+
 def _compounds_of(tok: Any) -> list[Any]:
     """Compounds of a noun's compounds: "Rotterdam" in "the Rotterdam coffee trader"."""
     return [g for c in tok.children if c.dep_ == "compound"
@@ -543,6 +554,11 @@ def _own_sites(sent: SentenceView, out: list[Relation]) -> None:
         if not any(c.dep_ == "poss" and c.lower_ in OWNER_PRONOUNS for c in tok.children):
             continue
         sites = [m for m in sent.entities_at(tok) if m.family == "place"]
+        if tok.i not in sent.owner and _lemma(tok) in SITE_NOUNS:
+            # "its plant in Gothenburg": where its own site is, it operates.
+            sites += [m for p in tok.children if p.dep_ == "prep" and _lemma(p) in SITE_PREPS
+                      for g in p.children if g.dep_ == "pobj"
+                      for m in sent.entities_at(g) if m.family == "place"]  # fmt: skip
         verb = tok.head
         # The clause's verb ("concentrate" mis-tagged a verb in an object's place is not).
         while verb.head is not verb and (
@@ -553,6 +569,13 @@ def _own_sites(sent: SentenceView, out: list[Relation]) -> None:
         owners = [m for m in found if m.family == "organization"] or [
             m for m in sent.antecedent(tok) if m.family == "organization"
         ]
+        if tok.dep_ == "pobj" and _lemma(tok.head) == "for":
+            # "Cryon sells neon to Hanbit for its fab": what is bought for its own site is
+            # the buyer's.
+            buyers = [m for p in verb.children if p.dep_ in ("dative", "prep")
+                      and _lemma(p) == "to" for g in p.children if g.dep_ == "pobj"
+                      for m in sent.entities_at(g) if m.family == "organization"]  # fmt: skip
+            owners = buyers or owners
         out.extend(Relation(o, "operatesIn", site, cue=f"its {tok.text}")
                    for o in owners for site in sites)  # fmt: skip
 
@@ -587,6 +610,7 @@ def relations_in(
             _from_verb(state, tok, out)
     _from_nouns(state, out)
     _own_sites(state, out)
+    _places_in_places(state, out)
     out = [_as_state_action(r, mentions, sent.doc.text) for r in out]
     unique: dict[tuple[str, str, str], Relation] = {}
     for r in out:

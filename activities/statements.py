@@ -53,9 +53,16 @@ def question_entities(query: str, gazetteer: Gazetteer, resolver: Resolver) -> s
 
 @lru_cache(maxsize=256)  # one question is scored again for every batch of its passages
 def asked_kind(query: str) -> frozenset[str]:
-    """Stems of the nouns that say what kind of thing "which ..." asks for: "potash" in
-    "Which potash producers are affected by sanctions?", "container" and "shipping" in
-    "Which container shipping lines ...". Empty when the question has no such phrase."""
+    """Stems of the nouns that say what the question is about, which a source must name
+    to answer it. Empty when the question has no such phrase.
+
+    - "which ...": the kind it asks for, "potash" in "Which potash producers are affected
+      by sanctions?", "container" and "shipping" in "Which container shipping lines ...".
+    - "how ...": what the question asks a change of, its object with the nouns compounded
+      into it, "carbon" and "footprint" in "How does refining lithium in China affect the
+      carbon footprint of Australian spodumene?". A page on China's export controls says
+      how China refines lithium, not what that does to a footprint.
+    """
     doc = parse(query)
     for wh in doc:
         if wh.tag_ in ("WDT", "WP") and wh.dep_ == "det" and wh.head.pos_ in ("NOUN", "PROPN"):
@@ -65,7 +72,29 @@ def asked_kind(query: str) -> frozenset[str]:
             kinds = [t for t in head.subtree if t.i < head.i and t.dep_ == "compound"
                      and t.pos_ in ("NOUN", "VERB")]  # fmt: skip
             return frozenset(stem(t.text) for t in kinds)
+    if _asks_how(doc):
+        objects = [t for t in doc if t.dep_ == "dobj" and t.pos_ == "NOUN"]
+        # The main verb's object ("affect the footprint"), not one inside its subject
+        # ("refining lithium"); the parser does not always make that verb the root.
+        main = [t for t in objects if t.head.dep_ == "ROOT"] or objects[-1:]
+        nouns = [t for o in main for t in (o, *_modifying_nouns(o))]
+        return frozenset(stem(t.text) for t in nouns)
     return frozenset()
+
+
+def _asks_how(doc: Any) -> bool:
+    """'How does ...', not 'How many/much/long ...' (those ask a quantity of the noun)."""
+    first = doc[0] if len(doc) else None
+    if first is None or first.lower_ != "how":
+        return False
+    return len(doc) < 2 or doc[1].tag_ not in ("JJ", "RB")
+
+
+def _modifying_nouns(noun: Any) -> list[Any]:
+    """The nouns compounded into `noun` before it, with their conjuncts ("coffee and
+    cocoa supplies")."""
+    mods = [t for t in noun.lefts if t.dep_ in ("compound", "nmod") and t.pos_ == "NOUN"]
+    return [c for m in mods for c in (m, *m.conjuncts) if c.pos_ == "NOUN"]
 
 
 def score_relevance(

@@ -11,6 +11,9 @@ change can be judged in seconds. For every gold fact it reports the first stage 
   relevant      ... and passes the relevance floor (asserted, not hedged)
   proposed      ... and is among the claims enrichment proposes
 
+and the same stages for every labeled new entity, as an end of a statement that the DKG
+does not resolve (a new entity only becomes a candidate through a proposed claim).
+
 `bench/quality.py` stays the measure (real workflows); this explains its figures.
 """
 
@@ -29,7 +32,7 @@ warnings.filterwarnings("ignore")
 
 from activities.agents.policy import _documents  # noqa: E402
 from activities.embeddings import shared_minilm  # noqa: E402
-from activities.enrichment import EnrichmentActivities  # noqa: E402
+from activities.enrichment import EnrichmentActivities, _as_product  # noqa: E402
 from activities.entities import EntityResolver  # noqa: E402
 from activities.extraction import read_statements  # noqa: E402
 from activities.nlp import Resolver  # noqa: E402
@@ -65,7 +68,21 @@ def all_passages(index: CorpusIndex) -> list[dict[str, Any]]:
     return hits
 
 
-def run(name: str, show: bool) -> tuple[Counter[str], dict[str, Any]]:
+def _new_ends(statements: list[Statement], entities: EntityResolver) -> list[str]:
+    """Names of the statement ends the DKG does not know (what a new entity can come from)."""
+    names = []
+    for st in statements:
+        for name, kind, ual in ((st.subject, st.subjectType, st.subjectUal),
+                                (st.object, st.objectType, st.objectUal)):  # fmt: skip
+            ref = entities.ref(name, kind, ual)
+            if name == st.object:
+                ref = _as_product(ref, st.predicate)
+            if ref.new_id:
+                names.append(ref.name)
+    return names
+
+
+def run(name: str, show: bool) -> tuple[Counter[str], Counter[str], dict[str, Any]]:
     dkg, gazetteer, questions, index = open_set(name)
     embedder = shared_minilm()
     search = CorpusSearch(index, embedder)
@@ -78,6 +95,8 @@ def run(name: str, show: bool) -> tuple[Counter[str], dict[str, Any]]:
         every.extend(read_statements(SourceDocument(**_documents([hit])[0]), gazetteer, resolver))
 
     lost: Counter[str] = Counter()
+    lost_entities: Counter[str] = Counter()
+    every_new = _new_ends([s for s in every if not s.negated], entities)
     runs: dict[str, dict[str, Any]] = {}
     for q in questions:
         hits = search.search(q.query, SEARCH_RESULTS)
@@ -121,7 +140,21 @@ def run(name: str, show: bool) -> tuple[Counter[str], dict[str, Any]]:
                     f"   lost at {stage:11} {fact.subject.names[0]} {sorted(fact.predicates)} "
                     f"{fact.object.names[0]}" + (f"  (rel {max(best):.2f})" if best else "")
                 )
-    return lost, score(questions, runs, show=show)
+        stages = (
+            ("extractable", every_new),
+            ("retrieved", _new_ends([s for s in found if not s.negated], entities)),
+            ("relevant", _new_ends([s for s in kept if not s.negated], entities)),
+            ("proposed", [r["asset"].get("name", "") for r in rows if r["kind"] == "entity"]),
+        )
+        for entity in q.new_entities:
+            stage = next(
+                (st for st, names in stages if not any(entity.matches(n, None) for n in names)),
+                "ok",
+            )
+            lost_entities[stage] += 1
+            if show and stage != "ok":
+                print(f"   entity lost at {stage:11} {entity.names[0]}")
+    return lost, lost_entities, score(questions, runs, show=show)
 
 
 def main() -> int:
@@ -129,12 +162,13 @@ def main() -> int:
     parser.add_argument("--set", choices=["demo", "heldout"], default="demo")
     parser.add_argument("--show", action="store_true")
     args = parser.parse_args()
-    lost, figures = run(args.set, args.show)
-    total = sum(lost.values())
-    print(f"\n{args.set}: {total} gold facts")
-    for stage in (*STAGES, "ok"):
-        label = "found" if stage == "ok" else f"lost: not {stage}"
-        print(f"  {label:26} {lost[stage]:4}  {lost[stage] / max(1, total):.0%}")
+    lost, lost_entities, figures = run(args.set, args.show)
+    for counts, what in ((lost, "gold facts"), (lost_entities, "new entities")):
+        total = sum(counts.values())
+        print(f"\n{args.set}: {total} {what}")
+        for stage in (*STAGES, "ok"):
+            label = "found" if stage == "ok" else f"lost: not {stage}"
+            print(f"  {label:26} {counts[stage]:4}  {counts[stage] / max(1, total):.0%}")
     print("figures of the proposed claims (no validation, no publishing):")
     for key in (
         "precision",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from activities.answer import compose_answer
 from activities.claims import claim_asset, contradiction_records, entity_asset, fact_id
-from activities.enrichment import Fact, asked_ends_first, group_facts, select
+from activities.enrichment import Fact, asked_ends_first, group_facts, rank, select
 from activities.entities import EntityRef, EntityResolver
 from workflows.contracts import Candidate, ContradictionRecord, Decision
 from workflows.jsonld import validate_asset
@@ -107,6 +107,26 @@ def test_relatedto_gets_only_leftover_room() -> None:
     ]
     assert select(typed + generic, 10) == typed + generic[:2]
     assert select(typed + generic, 3) == typed
+
+
+def test_where_a_place_lies_ranks_after_who_does_what_unless_the_question_asks_where() -> None:
+    from workflows.tool_contracts import EvidenceItem
+
+    def scored(fact: Fact, score: float) -> Fact:
+        fact.evidence.append(EvidenceItem(source="https://a.example", snippet="s", score=score))
+        return fact
+
+    town, country = EntityRef("Lindau", "Place"), EntityRef("Sylvania", "Country")
+    geography = scored(Fact("locatedIn", town, country), 0.9)
+    supply = scored(Fact("supplies", EntityRef("Osterra", "Organization"),
+                         EntityRef("Brann", "Organization")), 0.7)  # fmt: skip
+    plant = scored(Fact("locatedIn", EntityRef("Osterra", "Organization"), town), 0.8)
+    assert rank([geography, supply, plant], "Who supplies Brann from Sylvania?") == [
+        plant, supply, geography
+    ]
+    assert rank([geography, supply, plant], "Where does Brann get its ore?") == [
+        geography, plant, supply
+    ]
 
 
 def test_when_the_question_names_the_things_it_asks_about_other_things_of_that_kind_go() -> None:

@@ -600,3 +600,41 @@ def test_a_one_word_name_read_as_a_nationality_is_a_party_when_a_verb_acts_on_it
     assert ("United States", "sanctions", "Belaruskali") in triples(out)
     # The adjective stays an adjective: "Chinese" is nobody.
     assert not any("Chinese" in (s, o) for s, _, o in triples(read("Chinese firms supply CATL.")))
+
+
+def test_a_name_guessed_a_person_in_a_companys_slot_is_an_organisation() -> None:
+    out = read("Ganfeng Lithium supplies lithium hydroxide to Brekke Kaffe.")
+    supply = next(s for s in out if s.predicate == "supplies")
+    assert (supply.object, supply.objectType) == ("Brekke Kaffe", "Organization")
+
+
+def test_a_place_set_off_after_a_place_is_where_it_lies() -> None:
+    out = read("Tesla operates a fermentation plant in Lindau, Austria.")
+    assert ("Lindau", "locatedIn", "Austria") in triples(out)
+    assert ("Tesla", "operatesIn", "Lindau") in triples(out)
+    # A list of places coordinates them: none lies in another.
+    listed = read("Tesla operates plants in Lindau, Graz and Linz.")
+    assert not {t for t in triples(listed) if t[1] == "locatedIn"}
+
+
+def test_a_name_after_a_site_and_in_is_a_place() -> None:
+    out = read("Tesla runs a fermentation plant in Kundl.")
+    plant = next(s for s in out if s.object == "Kundl")
+    assert (plant.predicate, plant.objectType) == ("operatesIn", "Place")
+
+
+def test_a_company_operates_where_its_own_site_is() -> None:
+    out = read("Tesla acquired Brekke Kaffe in 2021 and has since moved the final assembly "
+               "to its plant in Gothenburg.")  # fmt: skip
+    assert ("Tesla", "operatesIn", "Gothenburg") in triples(out)
+    # What is bought for "its" site is the buyer's site, not the seller's.
+    bought = read("Ganfeng Lithium also sells lithium hydroxide to Tesla for its battery plant "
+                  "in Austin, Texas, according to people familiar with it.")  # fmt: skip
+    assert ("Tesla", "operatesIn", "Austin") in triples(bought)
+    assert ("Ganfeng Lithium", "operatesIn", "Austin") not in triples(bought)
+
+
+def test_a_named_project_in_a_place_lies_there() -> None:
+    out = read("Rio Tinto is building the Jadar project in Serbia with a loan.")
+    assert ("Jadar", "locatedIn", "Serbia") in triples(out)
+    assert ("Jadar", "operatesIn", "Serbia") not in triples(out)

@@ -301,3 +301,35 @@ def test_a_source_that_never_names_the_asked_kind_cannot_answer() -> None:
     query = "Which potash producers sell to Brann Metals?"
     score_relevance(statements, texts, query, shared_minilm())
     assert statements[0].relevance > 0 and statements[1].relevance == 0.0
+
+
+def test_how_questions_name_what_they_ask_a_change_of() -> None:
+    from activities.statements import asked_kind
+
+    # The main verb's object, not the object inside the question's subject ("lithium").
+    query = "How does smelting zinc in Peru affect the water use of Bolivian smelters?"
+    assert asked_kind(query) == {"water", "use"}
+    assert asked_kind("How have frosts hit tea and rubber harvests?") == {"tea", "rubber",
+                                                                        "harvest"}  # fmt: skip
+    assert asked_kind("How do importers buy cobalt?") == {"cobalt"}
+    # A quantity question, or a "how" without an object, names nothing a source must say.
+    assert asked_kind("How many mines does Osterra own?") == frozenset()
+    assert asked_kind("How much cobalt does Zambia export?") == frozenset()
+    assert asked_kind("How does Osterra Mining operate?") == frozenset()
+    assert asked_kind("Where does Osterra sell cobalt?") == frozenset()
+
+
+def test_a_how_question_is_not_answered_by_a_source_on_only_its_cause() -> None:
+    sentence = "Peru restricts exports of zinc smelting equipment."
+    statements = [
+        Statement(subject="Peru", predicate="restrictsExportsOf",
+                  object="zinc smelting equipment", sentence=sentence, source=src)
+        for src in ("https://water.example", "https://trade.example")
+    ]  # fmt: skip
+    texts = {
+        "https://water.example#": f"Water use of zinc smelting in Peru. {sentence}",
+        "https://trade.example#": f"Peru and zinc smelting: export rules. {sentence}",
+    }
+    query = "How does smelting zinc in Peru affect the water use of Bolivian smelters?"
+    score_relevance(statements, texts, query, shared_minilm())
+    assert statements[0].relevance > 0 and statements[1].relevance == 0.0
