@@ -122,12 +122,23 @@ def claim_asset(
 
 
 def entity_asset(
-    end: EntityRef, facts: list[Fact], tags: list[str], discovered_at: str
+    end: EntityRef,
+    facts: list[Fact],
+    tags: list[str],
+    discovered_at: str,
+    located: list[Fact] | None = None,
+    cited: list[Fact] | None = None,
 ) -> dict[str, Any]:
-    """A new entity named by sources but missing from the DKG, linked from its claims."""
-    evidence = [_evidence_dump(e) for f in facts for e in f.evidence if e.kind == "text"][
-        :MAX_EVIDENCE
-    ]
+    """A new entity named by sources but missing from the DKG, linked from its claims.
+
+    `located`: facts saying where it is; their places become its `location` and their
+    evidence joins its own. `cited`: other facts whose evidence names it (a place that is
+    only where another new entity is)."""
+    located = located or []
+    evidence = [
+        _evidence_dump(e)
+        for f in [*facts, *located, *(cited or [])] for e in f.evidence if e.kind == "text"
+    ][:MAX_EVIDENCE]  # fmt: skip
     sources = list(dict.fromkeys(e["source"] for e in evidence))
     first = evidence[0]["snippet"] if evidence else ""
     asset: dict[str, Any] = {
@@ -145,6 +156,11 @@ def entity_asset(
     }
     if end.aliases:
         asset["alternateName"] = sorted(set(end.aliases))
+    places = list({_ref(f.object)["id"]: f.object for f in located}.values())
+    if places:
+        asset["location"] = [
+            {"@id": _ref(p)["id"], "@type": p.type, "name": p.name} for p in places
+        ]
     return asset
 
 

@@ -170,6 +170,26 @@ def asked_ends_first(facts: list[Fact], query: str) -> list[Fact]:
     return [f for f in facts if id(f) not in dropped]
 
 
+# Where a new entity is (its own asset's `location`), from the relevant statements.
+LOCATION_PREDICATES = frozenset({"locatedIn", "operatesIn"})
+MAX_LOCATIONS = 3
+
+
+def whereabouts(end: EntityRef, facts: list[Fact]) -> list[Fact]:
+    """The relevant facts saying where a new organisation or place is ("Tirol Penicillin
+    Works operates a plant in Kundl"): its asset names the places, so a reviewer sees
+    where it is, and a new place becomes a candidate entity of its own. Best first."""
+    if end.family not in ("organization", "place"):
+        return []
+    found = [
+        f for f in facts
+        if f.predicate in LOCATION_PREDICATES and f.subject.key == end.key
+        and f.object.family == "place"
+    ]  # fmt: skip
+    found.sort(key=lambda f: (-f.relevance, "|".join(f.key)))
+    return found[:MAX_LOCATIONS]
+
+
 def rank(facts: list[Fact], query: str = "") -> list[Fact]:
     """Typed relations first; new knowledge before facts the DKG already states (those are
     duplicates: cited in the answer, never published again, so they only take a slot a
@@ -234,7 +254,8 @@ class EnrichmentActivities:
             s for s in args.statements
             if s.relevance >= RELEVANCE_FLOOR and not s.hedged and s.predicate
         ]  # fmt: skip
-        near = asked_ends_first(near_best(group_facts(usable, resolver)), args.query)
+        grouped = group_facts(usable, resolver)
+        near = asked_ends_first(near_best(grouped), args.query)
         near = near[: CORROBORATED_PER_CANDIDATE * args.maxCandidates]
         corroborator = DkgCorroborator(self._dkg, gazetteer, self._relevance_of)
         for fact in near:
@@ -267,9 +288,17 @@ class EnrichmentActivities:
             for end in (fact.subject, fact.object):
                 if end.new_id:
                     entities.setdefault(end.new_id, end)
-        for end in entities.values():
+        located = {key: whereabouts(end, grouped) for key, end in entities.items()}
+        for facts in list(located.values()):
+            for fact in facts:
+                if fact.object.new_id and fact.object.new_id not in entities:
+                    entities[fact.object.new_id] = fact.object
+        for key, end in entities.items():
             mentions = [f for f in chosen if end.new_id in (f.subject.new_id, f.object.new_id)]
-            asset = entity_asset(end, mentions, args.domainTags, discovered_at)
+            places = located.get(key, [])
+            # A place proposed only as where a new entity is: its evidence is that fact.
+            where = [f for fs in located.values() for f in fs if f.object.new_id == end.new_id]
+            asset = entity_asset(end, mentions, args.domainTags, discovered_at, places, where)
             duplicates = self._dkg.find_duplicates(asset)
             rows.append(
                 {

@@ -40,14 +40,14 @@ NER_TYPES = {
 }
 # Words that make a capitalised name an organisation whatever spaCy said.
 ORG_WORDS = frozenset(
-    """agency airlines alliance association authority bank biotech board bureau capital
-    chemical chemicals co commission committee company consortium cooperative cooperativa
-    coop corp corporation council
-    department energy enterprises foundation fund group holdings inc industries institute
-    international laboratories labs limited llc logistics ltd materials metals minerals
-    mining ministry motors network office organisation organization partners pharma
-    pharmaceutical pharmaceuticals plc power resources shipping solutions systems
-    technologies therapeutics trust university ventures""".split()
+    """administration agency airlines alliance association authority bank biotech board
+    bureau capital chemical chemicals co commission committee company consortium
+    cooperative cooperativa coop corp corporation council department directorate energy
+    enterprises foundation fund group holdings inc industries institute international
+    laboratories labs limited llc logistics ltd materials metals minerals mining
+    ministry motors network office organisation organization partners pharma
+    pharmaceutical pharmaceuticals plc power resources services shipping solutions
+    systems technologies therapeutics trust university ventures""".split()
 )
 # A commodity word ending a proper name usually names a producer ("Huayou Cobalt").
 COMMODITY_WORDS = frozenset(
@@ -201,14 +201,15 @@ def _at_a_site(span: Any) -> bool:
 def _ner_spans(doc: Any) -> list[tuple[int, int, str]]:
     """(start, end, label) of NER entities, split at coordinations spaCy glued together."""
     spans: list[tuple[int, int, str]] = []
-    for ent in doc.ents:
-        label = ent.label_
+    for ent, label in _glued(doc, doc.ents):
         if label == "NORP" and _named_party(ent):
             label = "ORG"
         if label not in NER_TYPES:
             continue
         start = ent.start
         for tok in ent:
+            if tok.dep_ == "cc" and _one_name_across(doc[start : tok.i], doc[tok.i + 1 : ent.end]):
+                continue
             if tok.dep_ == "cc" or tok.text == ",":
                 if start < tok.i:
                     spans.append(
@@ -219,6 +220,32 @@ def _ner_spans(doc: Any) -> list[tuple[int, int, str]]:
             last = doc[ent.end - 1]
             spans.append((doc[start].idx, last.idx + len(last), label))
     return spans
+
+
+def _one_name_across(left: Any, right: Any) -> bool:
+    """Whether "and" joins two parts of one name ("Food and Drug Administration",
+    "Department of Health and Human Services"), not two names ("Pilbara Minerals and
+    Mineral Resources"): only the last part says what the whole is."""
+    def kind_word(part: Any) -> bool:
+        return bool(len(part)) and part[-1].lower_ in ORG_WORDS | COMMODITY_WORDS
+
+    return len(left) > 1 and kind_word(right) and not kind_word(left)
+
+
+def _glued(doc: Any, ents: Sequence[Any]) -> list[tuple[Any, str]]:
+    """(span, label) of the NER's entities, with an organisation it cut at "and" in two
+    ("the European Health Emergency Preparedness" and "Response Authority") made whole."""
+    out: list[tuple[Any, str]] = []
+    for ent in ents:
+        if out:
+            prev, label = out[-1]
+            between = doc[prev.end : ent.start]
+            if (label == ent.label_ == "ORG" and len(between) == 1 and between[0].lower_ == "and"
+                    and _one_name_across(prev, ent)):  # fmt: skip
+                out[-1] = (doc[prev.start : ent.end], label)
+                continue
+        out.append((ent, ent.label_))
+    return out
 
 
 def _named_party(ent: Any) -> bool:
@@ -289,7 +316,7 @@ def mentions_in(
         span = doc.char_span(start, end, alignment_mode="expand")
         if span is not None and not any(t.pos_ == "PROPN" or t.is_upper for t in span):
             continue  # "Arbitration" at a sentence start: a common noun, not a name
-        start = _after_heading(doc.user_data.get("lines", text), start, end)
+        start = after_heading(doc.user_data.get("lines", text), start, end)
         raw = text[start:end]
         name = _clean(raw)
         if not name or not any(ch.isupper() for ch in name):
@@ -332,7 +359,7 @@ HEADING_LINE_CHARS = 40
 HEADING_CONTRAST = 2
 
 
-def _after_heading(text: str, start: int, end: int) -> int:
+def after_heading(text: str, start: int, end: int) -> int:
     """Where a span really starts: after a heading line it ran in from, else `start`."""
     brk = text.find("\n", start, end)
     if brk < 0:
@@ -383,7 +410,9 @@ def _bare_short_forms(
     extra = []
     for tok in doc:
         full = names.get(tok.text)
-        if full is None or tok.pos_ != "PROPN":
+        # The tagger may read a rare name as a common noun ("Huarun supplies ..."), the
+        # NER still reading it as a name.
+        if full is None or (tok.pos_ != "PROPN" and not tok.ent_type_):
             continue
         start, end = tok.idx, tok.idx + len(tok)
         if any(s < end and start < e for s, e in taken):

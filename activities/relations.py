@@ -161,7 +161,9 @@ def _slots(verb: Any) -> list[tuple[str, Any]]:
                 slots.extend(_object_preps(obj))
         elif c.dep_ == "dative":
             slots.append(("dative", c))
-            slots.extend(("dative", g) for g in c.children if g.dep_ == "pobj")
+            # "supplies X to A, and to B": a coordinated "to" names another recipient.
+            for prep in [c, *(g for g in c.children if g.dep_ == "conj" and g.pos_ == "ADP")]:
+                slots.extend(("dative", g) for g in prep.children if g.dep_ == "pobj")
         elif c.dep_ == "prep":
             for prep in [c, *[g for g in c.children if g.dep_ == "conj" and g.dep_ != "pobj"]]:
                 for g in prep.children:

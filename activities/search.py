@@ -10,6 +10,7 @@ from temporalio import activity
 
 from activities.common import Auditor, run_tool
 from activities.memo import BoundedMemo
+from activities.nlp import after_heading
 from workflows.tool_contracts import SearchArgs, ToolResponse
 
 
@@ -77,7 +78,9 @@ def document_names(text: str) -> list[str]:
     for match in _PROPER_RUN.finditer(body):
         if _AND_BEFORE.search(body, 0, match.start()):
             continue  # "Drug Administration" of "Food and Drug Administration": a tail
-        name = " ".join(_ARTICLE.sub("", match.group(0)).split())
+        # "1. Neon" heading the line "Veltrix Semiconductor sources ...": not one name.
+        start = after_heading(body, match.start(), match.end())
+        name = " ".join(_ARTICLE.sub("", body[start : match.end()]).split())
         if len(name.split()) > 1:
             found.setdefault(name, None)
     return list(found)[:MAX_DOCUMENT_NAMES]

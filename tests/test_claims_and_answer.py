@@ -204,3 +204,36 @@ def test_claims_link_published_entities_by_ual() -> None:
     assert claim["about"]["@id"] == new_id  # the original is left alone
     assert relinked(claim, {}) is claim
     assert relinked(entity, {new_id: U + "77"})["@id"] == new_id  # its own id is its identity
+
+
+def test_a_new_entity_says_where_the_relevant_sources_put_it() -> None:
+    from activities.enrichment import EnrichmentActivities
+    from storage.dkg_store import EmbeddedDkg
+    from workflows.tool_contracts import ProposeArgs
+
+    def said(subject: str, predicate: str, obj: str, typ: str, relevance: float) -> Statement:
+        return Statement(subject=subject, subjectType="Organization", predicate=predicate,
+                         object=obj, objectType=typ, sentence=f"{subject} {predicate} {obj}.",
+                         source="https://a.example/1", relevance=relevance)  # fmt: skip
+
+    statements = [
+        said("Osterra Mining", "supplies", "Brann Metals", "Organization", 0.9),
+        said("Osterra Mining", "operatesIn", "Lindau", "Place", 0.5),
+        said("Brann Metals", "operatesIn", "Graz", "Place", 0.2),  # below the floor
+    ]
+    dkg = EmbeddedDkg(None)
+    rows = EnrichmentActivities(dkg, None, None).propose(  # type: ignore[arg-type]
+        ProposeArgs(statements=statements, query="Who supplies Brann?", maxCandidates=1),
+        "2026-11-24T00:00:00",
+    )
+    claims = [r for r in rows if r["kind"] == "claim"]
+    entities = {r["asset"]["name"]: r["asset"] for r in rows if r["kind"] == "entity"}
+    assert [c["asset"]["about"]["name"] for c in claims] == ["Osterra Mining"]
+    assert set(entities) == {"Osterra Mining", "Brann Metals", "Lindau"}
+    lindau = entities["Lindau"]
+    assert entities["Osterra Mining"]["location"] == [
+        {"@id": lindau["@id"], "@type": "Place", "name": "Lindau"}
+    ]
+    assert "location" not in entities["Brann Metals"]  # Graz is not relevant evidence
+    assert lindau["provenance"]["evidence"][0]["snippet"] == "Osterra Mining operatesIn Lindau."
+    assert "subjectOf" not in lindau or lindau["subjectOf"] == []

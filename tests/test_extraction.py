@@ -638,3 +638,37 @@ def test_a_named_project_in_a_place_lies_there() -> None:
     out = read("Rio Tinto is building the Jadar project in Serbia with a loan.")
     assert ("Jadar", "locatedIn", "Serbia") in triples(out)
     assert ("Jadar", "operatesIn", "Serbia") not in triples(out)
+
+
+def test_a_short_form_the_tagger_reads_as_a_common_noun_is_still_the_name() -> None:
+    out = read("The outbreak has hit Changzhou Huarun Biochemical, the largest processor. "
+               "Huarun supplies crude heparin to Tesla.")  # fmt: skip
+    assert ("Changzhou Huarun Biochemical", "supplies", "Tesla") in triples(out)
+
+
+def test_a_coordinated_to_names_another_recipient() -> None:
+    out = read("Osterra Minerals supplies crude heparin to Brann Sterile Products, a US maker "
+               "of heparin injections, and to Quell Pharma in Italy.")  # fmt: skip
+    assert {("Osterra Minerals", "supplies", "Brann Sterile Products"),
+            ("Osterra Minerals", "supplies", "Quell Pharma")} <= triples(out)  # fmt: skip
+
+
+def test_and_inside_an_organisations_name_does_not_split_it() -> None:
+    one = read("The Sylvanian Food and Drug Administration regulates lithium hydroxide.")
+    assert {s.subject for s in one} == {"Sylvanian Food and Drug Administration"}
+    cut = read("The Northern Health Emergency Preparedness and Response Authority awarded "
+               "a contract to Wrightbus.")  # fmt: skip
+    assert {s.subject for s in cut} == {"Northern Health Emergency Preparedness and Response "
+                                        "Authority"}  # fmt: skip
+    # Two companies stay two.
+    two = triples(read("Osterra Minerals and Brann Resources supply Tesla."))
+    assert ("Osterra Minerals and Brann Resources", "supplies", "Tesla") not in two
+
+
+def test_a_heading_line_is_not_part_of_the_document_name_below_it() -> None:
+    text = (
+        "Summary of the year.\n1. Neon\nVeltrix Semiconductor buys most of its neon "
+        "from Cryon Gas Technologies in Odesa, with Lindqvist\nIndustrial Gases second."
+    )
+    assert document_names(text) == ["Veltrix Semiconductor", "Cryon Gas Technologies",
+                                     "Lindqvist Industrial Gases"]  # fmt: skip
