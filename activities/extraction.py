@@ -79,9 +79,6 @@ def _fallback(sentence: Any, mentions: list[Mention], relations: list[Relation])
             continue
         predicate, swap = rule
         subj, obj = (right, left) if swap else (left, right)
-        if predicate == "operatesIn" and subj.family == obj.family == "place":
-            predicate = "locatedIn"  # "the Thacker Pass project in Nevada": a place is
-            # where another is, it does not operate there
         if (predicate, obj.name) in explained or (predicate, "subject:" + subj.name) in explained:
             continue
         between = [t for t in sentence if left.end <= t.idx < right.start]
@@ -141,6 +138,10 @@ def read_statements(
             predicate, subj, obj = _canonical(rel)
             subj, obj = (_role_typed(predicate, _fitting(predicate, end, slot, homonyms), slot)
                          for end, slot in ((subj, "subject"), (obj, "object")))  # fmt: skip
+            if predicate == "operatesIn" and subj.family == obj.family == "place":
+                # "the Thacker Pass project in Nevada", "X is Y's operation in Minas
+                # Gerais": a place does not operate somewhere, it lies there.
+                predicate = "locatedIn"
             if not kinds_allow(predicate, subj.family, obj.family):
                 continue
             key = (subj.name.lower(), predicate, obj.name.lower(), rel.negated)

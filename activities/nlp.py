@@ -248,6 +248,20 @@ def _glued(doc: Any, ents: Sequence[Any]) -> list[tuple[Any, str]]:
     return out
 
 
+def _places_set_off(doc: Any) -> list[tuple[int, int, str]]:
+    """A proper name the NER missed that a place is set off after ("Belém, Brazil"): a
+    place too, the smaller one."""
+    spans: list[tuple[int, int, str]] = []
+    for tok in doc:
+        if tok.pos_ != "PROPN" or tok.ent_type_:
+            continue
+        if any(c.dep_ == "appos" and c.ent_type_ in ("GPE", "LOC") for c in tok.children):
+            first = min([tok, *(c for c in tok.lefts if c.dep_ == "compound"
+                                and c.pos_ == "PROPN")], key=lambda t: t.i)  # fmt: skip
+            spans.append((first.idx, tok.idx + len(tok), "GPE"))
+    return spans
+
+
 def _named_party(ent: Any) -> bool:
     """A "nationality" the small model saw in a one-word proper name that a verb acts on
     ("sanctioned Belaruskali"): a name, not the adjective "Belarusian"."""
@@ -312,7 +326,7 @@ def mentions_in(
         for label, ual, typ, start, end in find_mentions(text, gazetteer)
     ]
     taken = [(m.start, m.end) for m in found]
-    for start, end, label in [*_ner_spans(doc), *_proper_chunks(doc)]:
+    for start, end, label in [*_ner_spans(doc), *_proper_chunks(doc), *_places_set_off(doc)]:
         span = doc.char_span(start, end, alignment_mode="expand")
         if span is not None and not any(t.pos_ == "PROPN" or t.is_upper for t in span):
             continue  # "Arbitration" at a sentence start: a common noun, not a name

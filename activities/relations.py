@@ -465,11 +465,12 @@ def _from_nouns(sent: SentenceView, out: list[Relation]) -> None:
         holders: list[Mention] = []
         if tok.dep_ == "appos":
             holders = sent.entities_at(tok.head, via_noun=False)
-        holders += [m for c in tok.children if c.dep_ == "poss" for m in sent.entities_at(c)]
         if tok.dep_ == "attr" and tok.head.lemma_ == "be":
             holders += [
                 m for c in tok.head.children if c.dep_ == "nsubj" for m in sent.entities_at(c)
             ]
+        described = list(holders)  # what the noun says is, not whose it is
+        holders += [m for c in tok.children if c.dep_ == "poss" for m in sent.entities_at(c)]
         if not holders:
             continue
         for predicate, swap, obj_tok in _nominal_objects(sent, tok, ""):
@@ -479,10 +480,11 @@ def _from_nouns(sent: SentenceView, out: list[Relation]) -> None:
             for c in tok.children:
                 if c.dep_ == "compound" and c.i not in sent.owner and c.pos_ == "NOUN":
                     _emit(out, sent, holders, "produces", False, c, (False, False), tok.text)
-        # "Van Aalst, the Rotterdam coffee trader" / "Halvorsen, a roaster in Oslo": a
-        # place describing what an organisation is says where it is.
-        if tok.dep_ == "appos":
-            orgs = [h for h in holders if h.family == "organization"]
+        # "Van Aalst, the Rotterdam coffee trader" / "Halvorsen, a roaster in Oslo" /
+        # "COP30 is a summit in Belém": a place describing what an organisation or an
+        # event is says where it is.
+        if tok.dep_ in ("appos", "attr"):
+            orgs = [h for h in described if h.family in ("organization", "event")]
             for c in [*tok.children, *_compounds_of(tok)]:
                 at = c
                 if c.dep_ == "prep" and c.lower_ in ("in", "at"):

@@ -672,3 +672,15 @@ def test_a_heading_line_is_not_part_of_the_document_name_below_it() -> None:
     )
     assert document_names(text) == ["Veltrix Semiconductor", "Cryon Gas Technologies",
                                      "Lindqvist Industrial Gases"]  # fmt: skip
+
+
+def test_a_place_describing_an_event_says_where_it_is() -> None:
+    gaz = [*GAZ, ("COP41", U + "90", "Event")]
+    out = read_statements(SourceDocument(text="COP41 is a summit in Varrow, Brazil.", source=SRC),
+                          gaz, Resolver(gaz))  # fmt: skip
+    assert {("COP41", "locatedIn", "Varrow"), ("Varrow", "locatedIn", "Brazil")} <= triples(out)
+
+
+def test_whose_site_it_is_does_not_say_where_the_owner_is() -> None:
+    out = triples(read("Greenbushes mine is Tesla's operation in Western Australia."))
+    assert ("Tesla", "locatedIn", "Western Australia") not in out
