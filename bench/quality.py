@@ -12,7 +12,8 @@ documents (Markdown, text, HTML and PDF, the PDFs made from `*.pdf.txt` with fpd
   recall              gold facts matched by some claim of their question
   off_topic_rate      claims none of whose sources is relevant to the question
   related_to_share    claims stating only `relatedTo`
-  new_entity_recall   labeled new entities proposed as entity candidates
+  new_entity_recall   labeled new entities proposed as entity candidates (or, once an
+                      earlier question of the set published one, linked by a claim)
   no_evidence_publications   assets published for questions with no evidence
 
 `accepted_precision` / `accepted_recall` are the same over the claims validation accepted
@@ -39,6 +40,7 @@ warnings.filterwarnings("ignore")
 from bench.labeled_sets import make_pdfs, name_resolver, seeded_dkg  # noqa: E402
 from bench.quality_labels import QUALITY_DIR, Question, claim_view, load  # noqa: E402
 from bench.results_file import read_results, write_results  # noqa: E402
+from storage.dkg_index import normalise_name  # noqa: E402
 
 TARGETS = {
     "precision": (">=", 0.8),
@@ -80,6 +82,9 @@ def score(questions: list[Question], runs: dict[str, dict[str, Any]], show: bool
     gold_total = gold_found = acc_gold_found = 0
     entity_total = entity_found = 0
     no_evidence_published = 0
+    # Entities an earlier question of the set published (review "auto"): a later question
+    # finds them in the DKG and rightly links them instead of proposing them again.
+    published_before: set[str] = set()
     for q in questions:
         run = runs[q.id]
         views = []
@@ -117,15 +122,23 @@ def score(questions: list[Question], runs: dict[str, dict[str, Any]], show: bool
             if show and not found:
                 print(f"   MISSED {f.subject.names[0]} {sorted(f.predicates)} {f.object.names[0]}")
             acc_gold_found += any(f.matches(v) for v in views if v["accepted"])
+        reused = [
+            (name, None) for v in views for name, _ in (v["subject"], v["object"])
+            if normalise_name(name) in published_before
+        ]  # fmt: skip
         for e in q.new_entities:
             entity_total += 1
             names = [(c.get("name", ""), None) for c in entities] + [
                 (a, None) for c in entities for a in c.get("alternateName", [])
-            ]
+            ] + reused
             hit = any(e.matches(n, u) for n, u in names)
             entity_found += hit
             if show and not hit:
                 print(f"   NEW ENTITY MISSED {e.names[0]}")
+        published_before |= {
+            normalise_name(n) for c in entities if c.get("reviewStatus") == "published"
+            for n in [c.get("name", ""), *c.get("alternateName", [])]
+        }  # fmt: skip
         if show:
             print(f"{q.id} {q.query}\n   answer: {run['answer'][:300]}")
 
