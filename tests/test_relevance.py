@@ -288,19 +288,29 @@ def test_a_source_that_never_names_the_asked_kind_cannot_answer() -> None:
     assert R.relevance(dataclasses.replace(base, kind_named=False), MODEL) == 0.0
     named = dataclasses.replace(base, kind_named=True)
     assert R.relevance(named, MODEL) == R.relevance(base, MODEL) > 0
-    sentence = "Osterra Mining supplies ore to Brann Metals."
+    answers, other = same_sentence_two_sources(
+        ("Osterra Mining", "supplies", "Brann Metals"),
+        "Osterra Mining supplies ore to Brann Metals.",
+        ("Potash producers and their buyers.", "Copper producers and their buyers."),
+        "Which potash producers sell to Brann Metals?",
+    )
+    assert answers > 0 and other == 0.0
+
+
+def same_sentence_two_sources(
+    triple: tuple[str, str, str], sentence: str, leads: tuple[str, str], query: str
+) -> tuple[float, float]:
+    """Relevance of one statement read from two sources, each its lead then the sentence."""
+    subject, predicate, obj = triple
+    sources = ("https://first.example", "https://second.example")
     statements = [
-        Statement(subject="Osterra Mining", predicate="supplies", object="Brann Metals",
-                  sentence=sentence, source=src)
-        for src in ("https://potash.example", "https://copper.example")
+        Statement(subject=subject, predicate=predicate, object=obj, sentence=sentence,
+                  source=src)
+        for src in sources
     ]  # fmt: skip
-    texts = {
-        "https://potash.example#": f"Potash producers and their buyers. {sentence}",
-        "https://copper.example#": f"Copper producers and their buyers. {sentence}",
-    }
-    query = "Which potash producers sell to Brann Metals?"
+    texts = {f"{src}#": f"{lead} {sentence}" for src, lead in zip(sources, leads, strict=True)}
     score_relevance(statements, texts, query, shared_minilm())
-    assert statements[0].relevance > 0 and statements[1].relevance == 0.0
+    return statements[0].relevance, statements[1].relevance
 
 
 def test_how_questions_name_what_they_ask_a_change_of() -> None:
@@ -320,16 +330,10 @@ def test_how_questions_name_what_they_ask_a_change_of() -> None:
 
 
 def test_a_how_question_is_not_answered_by_a_source_on_only_its_cause() -> None:
-    sentence = "Peru restricts exports of zinc smelting equipment."
-    statements = [
-        Statement(subject="Peru", predicate="restrictsExportsOf",
-                  object="zinc smelting equipment", sentence=sentence, source=src)
-        for src in ("https://water.example", "https://trade.example")
-    ]  # fmt: skip
-    texts = {
-        "https://water.example#": f"Water use of zinc smelting in Peru. {sentence}",
-        "https://trade.example#": f"Peru and zinc smelting: export rules. {sentence}",
-    }
-    query = "How does smelting zinc in Peru affect the water use of Bolivian smelters?"
-    score_relevance(statements, texts, query, shared_minilm())
-    assert statements[0].relevance > 0 and statements[1].relevance == 0.0
+    answers, other = same_sentence_two_sources(
+        ("Peru", "restrictsExportsOf", "zinc smelting equipment"),
+        "Peru restricts exports of zinc smelting equipment.",
+        ("Water use of zinc smelting in Peru.", "Peru and zinc smelting: export rules."),
+        "How does smelting zinc in Peru affect the water use of Bolivian smelters?",
+    )
+    assert answers > 0 and other == 0.0
