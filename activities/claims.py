@@ -28,6 +28,8 @@ INVERSE_FUNCTIONAL = frozenset({"acquired"})
 
 
 MAX_EVIDENCE = 8
+# What the subject of a supply claim supplies: products, linked nodes like its two ends.
+GOODS_PROPERTY = "dkg:goods"
 MAX_SNIPPET = 320
 
 
@@ -77,9 +79,11 @@ def claim_asset(
     spec = PREDICATES.get(fact.predicate, PREDICATES[RELATED_TO])
     about = _node(fact.subject)
     about[spec.property] = _node(fact.object)
+    if fact.goods:
+        about[GOODS_PROPERTY] = [_node(g) for g in fact.goods]
     best = max(fact.evidence, key=lambda e: (e.score, e.kind == "text"), default=None)
     sources = list(dict.fromkeys(e.source for e in fact.evidence))
-    linked = [r for r in (fact.subject.ual, fact.object.ual) if r]
+    linked = [r for r in (fact.subject.ual, fact.object.ual, *(g.ual for g in fact.goods)) if r]
     asset: dict[str, Any] = {
         "@context": CONTEXT,
         "@type": "Claim",

@@ -62,6 +62,7 @@ class Fact:
     evidence: list[EvidenceItem] = field(default_factory=list)
     known_in: list[str] = field(default_factory=list)
     against: list[Statement] = field(default_factory=list)
+    goods: list[EntityRef] = field(default_factory=list)  # what a supply supplies
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -116,6 +117,11 @@ def group_facts(statements: list[Statement], resolver: EntityResolver) -> list[F
             fact.against.append(st)
             continue
         fact.statements.append(st)
+        if st.goods:
+            # A product the DKG lacks is proposed as a new Product, like any goods.
+            goods = _as_product(resolver.ref(st.goods, st.goodsType, st.goodsUal), "produces")
+            if all(g.key != goods.key for g in fact.goods):
+                fact.goods.append(goods)
         for r, end in ((subj, fact.subject), (obj, fact.object)):
             for alias in r.aliases:
                 if alias not in end.aliases and alias != end.name:
@@ -285,7 +291,7 @@ class EnrichmentActivities:
                     "contradictions": records.get(fact_id(fact), []),
                 }
             )
-            for end in (fact.subject, fact.object):
+            for end in (fact.subject, fact.object, *fact.goods):
                 if end.new_id:
                     entities.setdefault(end.new_id, end)
         located = {key: whereabouts(end, grouped) for key, end in entities.items()}
@@ -294,7 +300,10 @@ class EnrichmentActivities:
                 if fact.object.new_id and fact.object.new_id not in entities:
                     entities[fact.object.new_id] = fact.object
         for key, end in entities.items():
-            mentions = [f for f in chosen if end.new_id in (f.subject.new_id, f.object.new_id)]
+            mentions = [
+                f for f in chosen
+                if end.new_id in (f.subject.new_id, f.object.new_id, *(g.new_id for g in f.goods))
+            ]  # fmt: skip
             places = located.get(key, [])
             # A place proposed only as where a new entity is: its evidence is that fact.
             where = [f for fs in located.values() for f in fs if f.object.new_id == end.new_id]

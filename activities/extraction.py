@@ -144,6 +144,9 @@ def read_statements(
                 predicate = "locatedIn"
             if not kinds_allow(predicate, subj.family, obj.family):
                 continue
+            goods = rel.goods if predicate == "supplies" else None
+            if goods is not None:  # the chemical a company sells, not the drug of that name
+                goods = _fitting("produces", goods, "object", homonyms)
             key = (subj.name.lower(), predicate, obj.name.lower(), rel.negated)
             if key in seen or len(out) >= MAX_STATEMENTS_PER_TEXT:
                 continue
@@ -158,6 +161,9 @@ def read_statements(
                     object=obj.name,
                     objectUal=obj.ual,
                     objectType=obj.type,
+                    goods=goods.name if goods else None,
+                    goodsUal=goods.ual if goods else None,
+                    goodsType=goods.type if goods else None,
                     sentence=sentence,
                     source=doc.source,
                     sourceTitle=doc.title,

@@ -52,6 +52,7 @@ from activities.relation_lexicon import (
     VERB_RULES,
 )
 from activities.sentence_view import SentenceView, modified_from, phrase_mention
+from workflows.predicates import PREDICATES
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class Relation:
     hedged: bool = False
     method: str = "dependency"
     cue: str = ""
+    goods: Mention | None = None  # what a supply supplies
 
 
 def _refers_back(tok: Any) -> bool:
@@ -316,7 +318,34 @@ def _emit(
             out.append(Relation(subj, predicate, obj, flags[0], flags[1], "dependency", cue))
 
 
+# A supply read from either side: "A supplies B", "B buys from A", "B sources from A".
+SUPPLY_PREDICATES = frozenset({"supplies", *PREDICATES["supplies"].inverses})
+
+
 def _from_verb(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
+    """The verb's relations; a supply also says what is supplied, the verb's object
+    ("supplies lithium hydroxide to B", "buys crude heparin from A")."""
+    first = len(out)
+    _verb_relations(sent, verb, out)
+    goods = _goods_of(sent, verb)
+    if goods is not None:
+        out[first:] = [replace(r, goods=goods) if r.predicate in SUPPLY_PREDICATES else r
+                       for r in out[first:]]  # fmt: skip
+
+
+def _goods_of(sent: SentenceView, verb: Any) -> Mention | None:
+    for obj in (c for c in verb.children if c.dep_ == "dobj"):
+        named = [m for m in sent.entities_at(obj) if m.family == "product"]
+        if named:
+            return named[0]
+        if obj.i not in sent.owner and obj.tag_ not in ("WDT", "WP", "PRP"):
+            phrases = sent.concept_at(obj)
+            if phrases:
+                return phrases[0]
+    return None
+
+
+def _verb_relations(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
     passive = _is_passive(verb)
     lemma = _lemma(verb)
     flags = (_negated(verb), _hedged(verb))

@@ -14,6 +14,7 @@ from typing import Any
 
 from temporalio import activity
 
+from activities.claims import GOODS_PROPERTY
 from activities.common import Auditor, run_tool
 from activities.report import synthesize_report
 from activities.scoring import (
@@ -244,9 +245,11 @@ class ValidationActivities:
                 if isinstance(entry.get("asset"), dict)
                 else None
             )
+            goods = (about or {}).get(GOODS_PROPERTY) if isinstance(about, dict) else None
             for node in (
                 about,
                 (about or {}).get(_relation_key(about)) if isinstance(about, dict) else None,
+                *(goods if isinstance(goods, list) else []),
             ):
                 ref = node.get("@id") if isinstance(node, dict) else None
                 if isinstance(ref, str):

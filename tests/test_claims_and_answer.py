@@ -237,3 +237,29 @@ def test_a_new_entity_says_where_the_relevant_sources_put_it() -> None:
     assert "location" not in entities["Brann Metals"]  # Graz is not relevant evidence
     assert lindau["provenance"]["evidence"][0]["snippet"] == "Osterra Mining operatesIn Lindau."
     assert "subjectOf" not in lindau or lindau["subjectOf"] == []
+
+
+def test_a_supply_claim_links_what_is_supplied_and_proposes_new_goods() -> None:
+    from activities.enrichment import EnrichmentActivities
+    from storage.dkg_store import EmbeddedDkg
+    from workflows.tool_contracts import ProposeArgs
+
+    def sold(goods: str, source: str) -> Statement:
+        return Statement(subject="Osterra Mining", subjectType="Organization",
+                         predicate="supplies", object="Brann Metals", objectType="Organization",
+                         goods=goods, goodsType="DefinedTerm", sentence=f"Osterra sells {goods}.",
+                         source=source, relevance=0.9)  # fmt: skip
+
+    statements = [sold("green arabica", "https://a.example/1"), sold("robusta", "https://b.example/2")]
+    rows = EnrichmentActivities(EmbeddedDkg(None), None, None).propose(  # type: ignore[arg-type]
+        ProposeArgs(statements=statements, query="Who supplies Brann?", maxCandidates=4),
+        "2026-11-24T00:00:00",
+    )
+    [claim] = [r["asset"] for r in rows if r["kind"] == "claim"]
+    entities = {r["asset"]["name"]: r["asset"] for r in rows if r["kind"] == "entity"}
+    goods = claim["about"]["dkg:goods"]
+    assert [g["name"] for g in goods] == ["green arabica", "robusta"]
+    assert {g["@type"] for g in goods} == {"Product"}
+    assert {"green arabica", "robusta"} <= set(entities)
+    assert entities["robusta"]["@id"] == goods[1]["@id"]
+    assert entities["robusta"]["subjectOf"] == [{"@id": claim["@id"]}]

@@ -684,3 +684,17 @@ def test_a_place_describing_an_event_says_where_it_is() -> None:
 def test_whose_site_it_is_does_not_say_where_the_owner_is() -> None:
     out = triples(read("Greenbushes mine is Tesla's operation in Western Australia."))
     assert ("Tesla", "locatedIn", "Western Australia") not in out
+
+
+def test_a_supply_says_what_is_supplied() -> None:
+    sold = read("Ganfeng Lithium supplies lithium hydroxide to Tesla.")
+    supply = next(s for s in sold if s.predicate == "supplies")
+    assert (supply.goods, supply.goodsUal) == ("lithium hydroxide", U + "3")
+    bought = read("Tesla buys green arabica from Osterra Minerals.")
+    supply = next(s for s in bought if s.predicate == "supplies")
+    assert (supply.subject, supply.object, supply.goods) == (
+        "Osterra Minerals", "Tesla", "green arabica"
+    )
+    # No object, no goods; and goods belong to supplies only.
+    assert next(s for s in read("Ganfeng Lithium supplies Tesla.")).goods is None
+    assert all(s.goods is None for s in read("Rio Tinto acquired Arcadium Lithium."))

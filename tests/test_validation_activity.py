@@ -153,6 +153,22 @@ def test_a_new_entity_stands_with_the_claim_that_uses_it(validator: ValidationAc
     assert "rejected: no accepted claim uses this entity" in lonely["reasoning"]
 
 
+def test_new_goods_stand_with_the_supply_claim_that_names_them(
+    validator: ValidationActivities,
+) -> None:
+    goods_id = "urn:kminer:entity:product:green-arabica-1"
+    goods = {"@context": "https://schema.org/", "@type": "Product", "@id": goods_id,
+             "identifier": goods_id, "name": "green arabica",
+             "provenance": {"evidence": [{"source": LOW[0]}]}}  # fmt: skip
+    node = {"@id": goods_id, "@type": "Product", "name": "green arabica"}
+    about = {"@id": ALBEMARLE, "name": "Albemarle", "dkg:goods": [node]}
+    supply, product = score(
+        validator, {"candidateId": "c", "asset": claim(LOW, [ALBEMARLE, GANFENG], about=about)},
+        {"candidateId": "g", "kind": "entity", "asset": goods},
+    )  # fmt: skip
+    assert supply["accepted"] and product["accepted"]
+
+
 def test_malformed_candidates_are_scored_as_not_publishable(
     validator: ValidationActivities,
 ) -> None:

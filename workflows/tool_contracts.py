@@ -140,6 +140,11 @@ class Statement(BaseModel):
     object: str
     objectUal: str | None = None
     objectType: str | None = None
+    goods: str | None = Field(
+        default=None, description="What is supplied, for a supply (\"lithium hydroxide\")"
+    )
+    goodsUal: str | None = None
+    goodsType: str | None = None
     sentence: str = ""
     source: str = ""
     sourceTitle: str | None = None
