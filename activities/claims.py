@@ -28,7 +28,8 @@ INVERSE_FUNCTIONAL = frozenset({"acquired"})
 
 
 MAX_EVIDENCE = 8
-# What the subject of a supply claim supplies: products, linked nodes like its two ends.
+# What a supply claim's subject supplies, or what a contract is for: products, linked
+# nodes like the claim's two ends.
 GOODS_PROPERTY = "dkg:goods"
 MAX_SNIPPET = 320
 

@@ -320,28 +320,60 @@ def _emit(
 
 # A supply read from either side: "A supplies B", "B buys from A", "B sources from A".
 SUPPLY_PREDICATES = frozenset({"supplies", *PREDICATES["supplies"].inverses})
+CONTRACT_PREDICATES = frozenset({"awardsContractTo", *PREDICATES["awardsContractTo"].inverses})
+# "a second batch of electric buses": the goods are what the batch is of.
+BATCH_NOUNS = frozenset("batch batches lot lots order orders fleet number set supply".split())
 
 
 def _from_verb(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
     """The verb's relations; a supply also says what is supplied, the verb's object
-    ("supplies lithium hydroxide to B", "buys crude heparin from A")."""
+    ("supplies lithium hydroxide to B", "buys crude heparin from A"), and a contract
+    what it is for ("awarded a contract to B for electric buses")."""
     first = len(out)
     _verb_relations(sent, verb, out)
-    goods = _goods_of(sent, verb)
-    if goods is not None:
-        out[first:] = [replace(r, goods=goods) if r.predicate in SUPPLY_PREDICATES else r
-                       for r in out[first:]]  # fmt: skip
+    supplied, contracted = _goods_of(sent, verb), _contracted_for(sent, verb)
+    out[first:] = [
+        replace(r, goods=supplied) if supplied and r.predicate in SUPPLY_PREDICATES
+        else replace(r, goods=contracted) if contracted and r.predicate in CONTRACT_PREDICATES
+        else r
+        for r in out[first:]
+    ]  # fmt: skip
+
+
+def _contracted_for(sent: SentenceView, verb: Any) -> Mention | None:
+    """The goods of "for" on the verb or on its contract noun."""
+    holders = [verb, *(c for c in verb.children if c.dep_ == "dobj"
+                       and _lemma(c) in CONTRACT_NOUNS)]  # fmt: skip
+    for prep in (p for h in holders for p in h.children if p.dep_ == "prep"):
+        if _lemma(prep) != "for":
+            continue
+        for obj in (g for g in prep.children if g.dep_ == "pobj"):
+            if _lemma(obj) in BATCH_NOUNS:
+                obj = next((g for p in obj.children if p.dep_ == "prep" and _lemma(p) == "of"
+                            for g in p.children if g.dep_ == "pobj"), obj)  # fmt: skip
+            goods = _thing_at(sent, obj)
+            if goods is not None:
+                return goods
+    return None
 
 
 def _goods_of(sent: SentenceView, verb: Any) -> Mention | None:
     for obj in (c for c in verb.children if c.dep_ == "dobj"):
-        named = [m for m in sent.entities_at(obj) if m.family == "product"]
-        if named:
-            return named[0]
-        if obj.i not in sent.owner and obj.tag_ not in ("WDT", "WP", "PRP"):
-            phrases = sent.concept_at(obj)
-            if phrases:
-                return phrases[0]
+        goods = _thing_at(sent, obj)
+        if goods is not None:
+            return goods
+    return None
+
+
+def _thing_at(sent: SentenceView, tok: Any) -> Mention | None:
+    """The product a noun names, or its phrase when it names no entity."""
+    named = [m for m in sent.entities_at(tok) if m.family == "product"]
+    if named:
+        return named[0]
+    if tok.i not in sent.owner and tok.tag_ not in ("WDT", "WP", "PRP"):
+        phrases = sent.concept_at(tok)
+        if phrases:
+            return phrases[0]
     return None
 
 

@@ -11,8 +11,9 @@ change can be judged in seconds. For every gold fact it reports the first stage 
   relevant      ... and passes the relevance floor (asserted, not hedged)
   proposed      ... and is among the claims enrichment proposes
 
-and the same stages for every labeled new entity, as an end of a statement that the DKG
-does not resolve (a new entity only becomes a candidate through a proposed claim).
+and the same stages for every labeled new entity, as an end (or the goods) of a statement
+that the DKG does not resolve (a new entity only becomes a candidate through a proposed
+claim, or as where a proposed new organisation is).
 
 `bench/quality.py` stays the measure (real workflows); this explains its figures.
 """
@@ -79,6 +80,9 @@ def _new_ends(statements: list[Statement], entities: EntityResolver) -> list[str
                 ref = _as_product(ref, st.predicate)
             if ref.new_id:
                 names.append(ref.name)
+        if st.goods:  # what a supply or contract is for (activities/enrichment.py)
+            goods = _as_product(entities.ref(st.goods, st.goodsType, st.goodsUal), "produces")
+            names += [goods.name] if goods.new_id else []
     return names
 
 

@@ -698,3 +698,11 @@ def test_a_supply_says_what_is_supplied() -> None:
     # No object, no goods; and goods belong to supplies only.
     assert next(s for s in read("Ganfeng Lithium supplies Tesla.")).goods is None
     assert all(s.goods is None for s in read("Rio Tinto acquired Arcadium Lithium."))
+
+
+def test_a_contract_says_what_it_is_for() -> None:
+    out = read("Transport for London awarded a contract to Wrightbus for a second batch of "
+               "electric buses.")  # fmt: skip
+    award = next(s for s in out if s.predicate == "awardsContractTo")
+    assert (award.object, award.goods) == ("Wrightbus", "electric buses")
+

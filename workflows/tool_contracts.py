@@ -141,7 +141,8 @@ class Statement(BaseModel):
     objectUal: str | None = None
     objectType: str | None = None
     goods: str | None = Field(
-        default=None, description="What is supplied, for a supply (\"lithium hydroxide\")"
+        default=None,
+        description="What a supply supplies or a contract is for (\"lithium hydroxide\")",
     )
     goodsUal: str | None = None
     goodsType: str | None = None
