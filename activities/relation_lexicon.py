@@ -346,3 +346,8 @@ DEFINITE_REFS = frozenset(
     "company group firm miner producer maker supplier buyer carrier operator manufacturer "
     "processor trader importer exporter".split()
 )
+# Nouns only a company is described by ("a roaster in Oslo"), beyond those "the ..." refers
+# back with.
+COMPANY_NOUNS = DEFINITE_REFS | frozenset(
+    "roaster refiner recycler purifier distributor wholesaler retailer cooperative".split()
+)

@@ -26,6 +26,7 @@ from activities.nlp import Mention
 from activities.relation_lexicon import (
     AFFECT_VERBS,
     CAUSE_PREPS,
+    COMPANY_NOUNS,
     COMPOUND_OVERRIDES,
     CONCEPT_OBJECT_PREDICATES,
     CONTRACT_NOUNS,
@@ -545,7 +546,11 @@ def _from_nouns(sent: SentenceView, out: list[Relation]) -> None:
         # "COP30 is a summit in Belém": a place describing what an organisation or an
         # event is says where it is.
         if tok.dep_ in ("appos", "attr"):
-            orgs = [h for h in described if h.family in ("organization", "event")]
+            # A name the small NER took for a person is a company when the noun describing
+            # it is a company's ("Halvorsen Kaffe, a family-owned roaster in Oslo").
+            kinds = {"organization", "event"} | ({"person"} if _lemma(tok) in COMPANY_NOUNS
+                                                 else set())  # fmt: skip
+            orgs = [h for h in described if h.family in kinds]
             for c in [*tok.children, *_compounds_of(tok)]:
                 at = c
                 if c.dep_ == "prep" and c.lower_ in ("in", "at"):

@@ -706,3 +706,13 @@ def test_a_contract_says_what_it_is_for() -> None:
     award = next(s for s in out if s.predicate == "awardsContractTo")
     assert (award.object, award.goods) == ("Wrightbus", "electric buses")
 
+
+
+def test_a_company_noun_describing_a_name_the_ner_took_for_a_person_says_where_it_is() -> None:
+    roaster = read("Tesla supplies green arabica to Brekke Kaffe, a family-owned roaster in Oslo.")
+    assert ("Brekke Kaffe", "locatedIn", "Oslo") in triples(roaster)
+    located = next(s for s in roaster if s.predicate == "locatedIn")
+    assert located.subjectType == "Organization"
+    # A person's noun says nothing of a company's place.
+    farmer = read("Tesla supplies green arabica to Brekke Kaffe, a family-owned farmer in Oslo.")
+    assert not [s for s in farmer if s.predicate == "locatedIn"]
