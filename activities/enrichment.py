@@ -17,7 +17,9 @@
    state, then facts about actors before where one place lies (unless the question asks
    where), then relevance, then independent sources. The top `maxCandidates` become
    `schema:Claim` assets (`activities/claims.py`), and each new entity they use becomes a
-   candidate asset of its own.
+   candidate asset of its own: their ends, the goods a supply or contract names
+   (`dkg:goods`), and the places relevant facts put a new organisation or place in (its
+   `location`, see `whereabouts`).
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ class Fact:
     evidence: list[EvidenceItem] = field(default_factory=list)
     known_in: list[str] = field(default_factory=list)
     against: list[Statement] = field(default_factory=list)
-    goods: list[EntityRef] = field(default_factory=list)  # what a supply supplies
+    goods: list[EntityRef] = field(default_factory=list)  # what is supplied or contracted
 
     @property
     def key(self) -> tuple[str, str, str]:
