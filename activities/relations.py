@@ -322,8 +322,12 @@ def _emit(
 # A supply read from either side: "A supplies B", "B buys from A", "B sources from A".
 SUPPLY_PREDICATES = frozenset({"supplies", *PREDICATES["supplies"].inverses})
 CONTRACT_PREDICATES = frozenset({"awardsContractTo", *PREDICATES["awardsContractTo"].inverses})
-# "a second batch of electric buses": the goods are what the batch is of.
-BATCH_NOUNS = frozenset("batch batches lot lots order orders fleet number set supply".split())
+# "a second batch of electric buses", "the bulk of its neon": the goods are what the
+# batch or the share is of.
+BATCH_NOUNS = frozenset(
+    "batch batches lot lots order orders fleet number set supply bulk most part majority "
+    "half share portion rest all much some".split()
+)
 
 
 def _from_verb(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
@@ -349,9 +353,6 @@ def _contracted_for(sent: SentenceView, verb: Any) -> Mention | None:
         if _lemma(prep) != "for":
             continue
         for obj in (g for g in prep.children if g.dep_ == "pobj"):
-            if _lemma(obj) in BATCH_NOUNS:
-                obj = next((g for p in obj.children if p.dep_ == "prep" and _lemma(p) == "of"
-                            for g in p.children if g.dep_ == "pobj"), obj)  # fmt: skip
             goods = _thing_at(sent, obj)
             if goods is not None:
                 return goods
@@ -368,6 +369,11 @@ def _goods_of(sent: SentenceView, verb: Any) -> Mention | None:
 
 def _thing_at(sent: SentenceView, tok: Any) -> Mention | None:
     """The product a noun names, or its phrase when it names no entity."""
+    if _lemma(tok) in BATCH_NOUNS:
+        tok = next((g for p in tok.children if p.dep_ == "prep" and _lemma(p) == "of"
+                    for g in p.children if g.dep_ == "pobj"), tok)  # fmt: skip
+        if _lemma(tok) in BATCH_NOUNS:
+            return None  # "most of it": an amount of nothing named
     named = [m for m in sent.entities_at(tok) if m.family == "product"]
     if named:
         return named[0]

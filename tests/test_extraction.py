@@ -695,6 +695,10 @@ def test_a_supply_says_what_is_supplied() -> None:
     assert (supply.subject, supply.object, supply.goods) == (
         "Osterra Minerals", "Tesla", "green arabica"
     )
+    # A share of the goods is still those goods; an amount of nothing named is none.
+    share = read("Tesla sources the bulk of its lithium hydroxide from Ganfeng Lithium.")
+    assert next(s for s in share if s.predicate == "supplies").goods == "lithium hydroxide"
+    assert next(s for s in read("Tesla buys most of it from Ganfeng Lithium.")).goods is None
     # No object, no goods; and goods belong to supplies only.
     assert next(s for s in read("Ganfeng Lithium supplies Tesla.")).goods is None
     assert all(s.goods is None for s in read("Rio Tinto acquired Arcadium Lithium."))
