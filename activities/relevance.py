@@ -28,6 +28,9 @@ relation fit
     the question against a plain description of the claim's relation
     (`workflows/predicates.py` `ASKS`): "Who sponsors the trials?" asks for `sponsors`,
     so of two true statements in one sentence the one of the asked relation ranks higher.
+    A compound question ("What is behind the shortage, and which makers are affected?")
+    asks each part's relation too: the cosine is the mean of the whole question's and
+    the best part's when that is higher (`activities/statements.py` `question_parts`).
 anchor
     1 when the claim is about an entity the question names ("Who are Tesla's suppliers?":
     Tesla), 0.5 when its sentence mentions one, `SOURCE_ANCHOR` when only its source

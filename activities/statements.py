@@ -9,6 +9,7 @@ enrichment; the rest come back most relevant first.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable
 from functools import lru_cache
@@ -118,12 +119,20 @@ def score_relevance(
     sources = {_key(s): passage_text(s.sourceTitle, texts.get(_key(s), s.sentence))
                for s in statements}  # fmt: skip
     relations = {s.predicate: ASKS.get(s.predicate, s.predicate) for s in statements}
+    parts = question_parts(query)
     texts_to_embed = list(
         dict.fromkeys([*(s.sentence for s in statements), *claims, *sources.values(),
                        *relations.values()])
     )  # fmt: skip
     vectors = embedder.embed([query, *texts_to_embed])
     cos = dict(zip(texts_to_embed, (vectors[1:] @ vectors[0]).tolist(), strict=True))
+    if parts:
+        # A question asking two things: a relation fits it when it fits either part.
+        asked = embedder.embed(parts)
+        described = embedder.embed(list(relations.values()))
+        best = (described @ asked.T).max(axis=1).tolist()
+        for text, c in zip(relations.values(), best, strict=True):
+            cos[text] = max(cos[text], (cos[text] + c) / 2)
     uals: dict[str, frozenset[str]] = {}
 
     def named(text: str) -> frozenset[str]:
@@ -161,6 +170,17 @@ def score_relevance(
             kind_named=kind_named[_key(st)] if kind else None,
         )
         st.relevance = relevance(signals, embedder.name)
+
+
+_CLAUSE_JOIN = re.compile(r",\s*and\s+(?=(?:who|what|which|where|when|how|whom|whose)\b)|;\s*",
+                          re.IGNORECASE)
+
+
+def question_parts(query: str) -> list[str]:
+    """The questions a compound question asks ("What is behind the heparin shortage, and
+    which drug makers are affected?": two), or [] when it asks one."""
+    parts = [p.strip(" ?") for p in _CLAUSE_JOIN.split(query) if p.strip(" ?")]
+    return [f"{p}?" for p in parts] if len(parts) > 1 else []
 
 
 def _key(st: Statement) -> str:

@@ -337,3 +337,31 @@ def test_a_how_question_is_not_answered_by_a_source_on_only_its_cause() -> None:
         "How does smelting zinc in Peru affect the water use of Bolivian smelters?",
     )
     assert answers > 0 and other == 0.0
+
+
+def test_a_compound_question_is_split_into_the_questions_it_asks() -> None:
+    from activities.statements import question_parts
+
+    assert question_parts("What is behind the zinc shortage, and which smelters are hit?") == [
+        "What is behind the zinc shortage?", "which smelters are hit?"
+    ]
+    assert question_parts("Who sells ore; who buys it?") == ["Who sells ore?", "who buys it?"]
+    # One question, even with "and" in it.
+    assert question_parts("Which contracts were awarded, and to whom?") == []
+    assert question_parts("Who mines zinc and copper in Peru?") == []
+
+
+def test_a_relation_one_part_of_a_compound_question_asks_for_fits_better() -> None:
+    sentence = "The outbreak has hit Osterra Smelting."
+    statement = Statement(
+        subject="Osterra Smelting", predicate="affectedBy", object="outbreak",
+        sentence=sentence, source="https://a.example",
+    )  # fmt: skip
+    texts = {"https://a.example#": f"Zinc shortage. {sentence}"}
+    compound = "What is behind the zinc shortage, and which smelters are affected?"
+    scores = []
+    for query in (compound, compound.replace(", and", " and")):  # the same words, one clause
+        st = statement.model_copy()
+        score_relevance([st], texts, query, shared_minilm())
+        scores.append(st.relevance)
+    assert scores[0] > scores[1]
