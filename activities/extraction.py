@@ -144,7 +144,7 @@ def read_statements(
                 predicate = "locatedIn"
             if not kinds_allow(predicate, subj.family, obj.family):
                 continue
-            goods = rel.goods if predicate in ("supplies", "awardsContractTo") else None
+            goods = rel.goods  # set on supplies and contracts only (activities/relations.py)
             if goods is not None:  # the chemical a company sells, not the drug of that name
                 goods = _fitting("produces", goods, "object", homonyms)
             key = (subj.name.lower(), predicate, obj.name.lower(), rel.negated)

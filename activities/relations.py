@@ -18,6 +18,7 @@ entity was named, the noun phrase itself becomes a concept object for the predic
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -349,22 +350,17 @@ def _contracted_for(sent: SentenceView, verb: Any) -> Mention | None:
     """The goods of "for" on the verb or on its contract noun."""
     holders = [verb, *(c for c in verb.children if c.dep_ == "dobj"
                        and _lemma(c) in CONTRACT_NOUNS)]  # fmt: skip
-    for prep in (p for h in holders for p in h.children if p.dep_ == "prep"):
-        if _lemma(prep) != "for":
-            continue
-        for obj in (g for g in prep.children if g.dep_ == "pobj"):
-            goods = _thing_at(sent, obj)
-            if goods is not None:
-                return goods
-    return None
+    return _first_thing(sent, (g for h in holders for p in h.children
+                               if p.dep_ == "prep" and _lemma(p) == "for"
+                               for g in p.children if g.dep_ == "pobj"))  # fmt: skip
 
 
 def _goods_of(sent: SentenceView, verb: Any) -> Mention | None:
-    for obj in (c for c in verb.children if c.dep_ == "dobj"):
-        goods = _thing_at(sent, obj)
-        if goods is not None:
-            return goods
-    return None
+    return _first_thing(sent, (c for c in verb.children if c.dep_ == "dobj"))
+
+
+def _first_thing(sent: SentenceView, nouns: Iterable[Any]) -> Mention | None:
+    return next((g for n in nouns if (g := _thing_at(sent, n)) is not None), None)
 
 
 def _thing_at(sent: SentenceView, tok: Any) -> Mention | None:

@@ -124,15 +124,15 @@ def score_relevance(
         dict.fromkeys([*(s.sentence for s in statements), *claims, *sources.values(),
                        *relations.values()])
     )  # fmt: skip
-    vectors = embedder.embed([query, *texts_to_embed])
-    cos = dict(zip(texts_to_embed, (vectors[1:] @ vectors[0]).tolist(), strict=True))
+    vectors = embedder.embed([query, *parts, *texts_to_embed])
+    asked, embedded = vectors[1 : 1 + len(parts)], vectors[1 + len(parts) :]
+    cos = dict(zip(texts_to_embed, (embedded @ vectors[0]).tolist(), strict=True))
     if parts:
         # A question asking two things: a relation fits it when it fits either part.
-        asked = embedder.embed(parts)
-        described = embedder.embed(list(relations.values()))
-        best = (described @ asked.T).max(axis=1).tolist()
-        for text, c in zip(relations.values(), best, strict=True):
-            cos[text] = max(cos[text], (cos[text] + c) / 2)
+        vector_of = dict(zip(texts_to_embed, embedded, strict=True))
+        for text in relations.values():
+            best = float((asked @ vector_of[text]).max())
+            cos[text] = max(cos[text], (cos[text] + best) / 2)
     uals: dict[str, frozenset[str]] = {}
 
     def named(text: str) -> frozenset[str]:

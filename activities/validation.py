@@ -245,7 +245,7 @@ class ValidationActivities:
                 if isinstance(entry.get("asset"), dict)
                 else None
             )
-            goods = (about or {}).get(GOODS_PROPERTY) if isinstance(about, dict) else None
+            goods = about.get(GOODS_PROPERTY) if isinstance(about, dict) else None
             for node in (
                 about,
                 (about or {}).get(_relation_key(about)) if isinstance(about, dict) else None,
