@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
+
+import numpy
 
 from activities.extraction_patterns import Gazetteer, find_mentions
 from activities.relation_lexicon import SITE_NOUNS
@@ -94,17 +97,36 @@ def pipeline() -> Any:
         return _nlp
 
 
+# Parsed texts kept per process. The same passages come back run after run (the corpus
+# and the DKG descriptions change far more slowly than questions are asked), and parsing
+# was the largest share of a run's activity CPU (bench/cpu_profile.py). The pipeline is
+# deterministic and no reader changes a Doc, so a kept Doc is the one a new parse gives.
+# Kept without the tagger's hidden-state tensor (nothing here reads vectors or spaCy
+# similarities; it is most of a Doc's memory): about 30 kB a passage.
+PARSE_CACHE_SIZE = 1024
+_parsed: OrderedDict[str, Any] = OrderedDict()
+
+
 def parse(text: str) -> Any:
     """A spaCy Doc of `text` with every whitespace character read as a space.
 
     The substitution is character for character, so offsets into the Doc are offsets
     into the original text (provenance needs exact character spans).
     """
+    with _nlp_lock:
+        doc = _parsed.get(text)
+        if doc is not None:
+            _parsed.move_to_end(text)
+            return doc
     clean = re.sub(r"\s", " ", text)
     nlp = pipeline()
     with _nlp_lock:
         doc = nlp(clean)
-    doc.user_data["lines"] = text  # line breaks still tell a heading from its paragraph
+        doc.user_data["lines"] = text  # line breaks still tell a heading from its paragraph
+        doc.tensor = numpy.zeros((0, 0), dtype="float32")
+        _parsed[text] = doc
+        while len(_parsed) > PARSE_CACHE_SIZE:
+            _parsed.popitem(last=False)
     return doc
 
 
@@ -182,7 +204,10 @@ def infer_type(words: str, label: str, next_word: str = "") -> tuple[str, str]:
 # Nouns for a site whose "in"/"at" phrase says where it is ("a plant in Kundl"): the sites
 # an organisation operates, less the words that also end names ("Tirol Penicillin Works").
 SITE_HEADS = (SITE_NOUNS - {"works", "operation", "operations"}) | {
-    "warehouses", "office", "offices", "port"
+    "warehouses",
+    "office",
+    "offices",
+    "port",
 }
 
 
@@ -193,9 +218,7 @@ def _at_a_site(span: Any) -> bool:
         return False
     prep = span.root.head
     return (
-        span.root.dep_ == "pobj"
-        and prep.lower_ in ("in", "at")
-        and prep.head.lower_ in SITE_HEADS
+        span.root.dep_ == "pobj" and prep.lower_ in ("in", "at") and prep.head.lower_ in SITE_HEADS
     )
 
 
@@ -213,9 +236,7 @@ def _ner_spans(doc: Any) -> list[tuple[int, int, str]]:
                 continue
             if tok.dep_ == "cc" or tok.text == ",":
                 if start < tok.i:
-                    spans.append(
-                        (doc[start].idx, doc[tok.i - 1].idx + len(doc[tok.i - 1]), label)
-                    )
+                    spans.append((doc[start].idx, doc[tok.i - 1].idx + len(doc[tok.i - 1]), label))
                 start = tok.i + 1
         if start < ent.end:
             last = doc[ent.end - 1]
@@ -227,6 +248,7 @@ def _one_name_across(left: Any, right: Any) -> bool:
     """Whether "and" joins two parts of one name ("Food and Drug Administration",
     "Department of Health and Human Services"), not two names ("Pilbara Minerals and
     Mineral Resources"): only the last part says what the whole is."""
+
     def kind_word(part: Any) -> bool:
         return bool(len(part)) and part[-1].lower_ in ORG_WORDS | COMMODITY_WORDS
 

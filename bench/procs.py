@@ -28,7 +28,7 @@ def in_process_worker(
     from temporalio.worker import Worker
 
     from kminer.principal_propagation import PrincipalInterceptor
-    from kminer.worker import activities_for
+    from kminer.worker import activities_for, workflow_runner
     from workflows.batch import BatchWorkflow
     from workflows.mining import MiningWorkflow
 
@@ -36,6 +36,7 @@ def in_process_worker(
         client,
         task_queue=settings.task_queue,
         workflows=[MiningWorkflow, BatchWorkflow],
+        workflow_runner=workflow_runner(settings),
         activities=activities_for(settings, services),
         max_concurrent_activities=settings.worker_concurrency,
         max_concurrent_local_activities=settings.worker_concurrency,

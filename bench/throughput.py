@@ -19,10 +19,11 @@ All on one embedded dev server (SQLite), rules policy, review "auto", offline:
 - the ceiling: 50 runs at once of a trivial workflow of 3 no-op activities on the same
   server (in-process worker).
 
-`throughput_ratio` compares server work: worker-dispatched activities completed per
-second by 50 mining runs on one worker process, over the same rate of the 50 trivial
-runs (runs per minute alone would compare a run of ~20 activities with one of 3; that
-ratio is recorded too, as `runs_ratio`). Figures go to bench/results.json under
+`throughput_ratio` is issue 12's: completed runs per minute of 50 mining runs on one
+worker process over those of the 50 trivial runs (also recorded as `runs_ratio`). It
+compared worker-dispatched activities per second until most of a run's steps became
+local activities (the rules policy's model calls too), which that rate no longer counts
+(`activities_per_s` is still recorded). Figures go to bench/results.json under
 `throughput`, with `throughput_ratio`, `errors` and `p95_50_runs_s` at the top; targets
 are issue 12's (≥ 0.9 of the ceiling with 0 errors, p95 ≤ 10 s at 50 runs on one
 worker process). A benchmark: it always exits 0 and says PASS/FAIL.
@@ -192,7 +193,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "two_workers": two,
         "ceiling": trivial,
         "sweep": sweep,
-        "throughput_ratio": round(one["activities_per_s"] / trivial["activities_per_s"], 3),
+        "throughput_ratio": round(one["runs_per_min"] / trivial["runs_per_min"], 3),
         "runs_ratio": round(one["runs_per_min"] / trivial["runs_per_min"], 3),
         "errors": sum(s["errors"] for s in sweep) + two["errors"],
         "p95_50_runs_s": one["p95_s"],

@@ -43,6 +43,11 @@ class Settings:
     # (KM_CONTINUE_AS_NEW_BYTES).
     continue_as_new_bytes: int = CONTINUE_AS_NEW_BYTES
     worker_concurrency: int = 16  # activities one worker runs at once (KM_WORKER_CONCURRENCY)
+    # Run workflow code inside Temporal's sandbox (KM_WORKFLOW_SANDBOX). Off by default:
+    # the sandbox re-checks every call and payload at run time, a quarter of a worker's
+    # CPU (docs/benchmarks.md); the tests replay every recorded history inside it, so its
+    # restrictions still guard the workflow code (tests/test_replay*.py).
+    workflow_sandbox: bool = False
     # Activities per second the server hands out from each queue this worker polls, for
     # all of that queue's workers together (KM_QUEUE_RATE_LIMIT; None: no limit).
     queue_rate_limit: float | None = None
@@ -110,6 +115,17 @@ def _positive_int(name: str, default: int) -> int:
     return int(raw)
 
 
+def _switch(name: str, default: bool) -> bool:
+    raw = (os.environ.get(name) or "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("1", "on", "true", "yes"):
+        return True
+    if raw in ("0", "off", "false", "no"):
+        return False
+    raise ValueError(f"{name} must be on or off, not {raw!r}")
+
+
 def _positive_float(name: str) -> float | None:
     raw = os.environ.get(name) or ""
     if not raw:
@@ -145,6 +161,7 @@ def load_settings(data_dir: str | Path | None = None) -> Settings:
         publish_task_queue=os.environ.get("KM_PUBLISH_TASK_QUEUE") or None,
         continue_as_new_bytes=_positive_int("KM_CONTINUE_AS_NEW_BYTES", CONTINUE_AS_NEW_BYTES),
         worker_concurrency=_positive_int("KM_WORKER_CONCURRENCY", 16),
+        workflow_sandbox=_switch("KM_WORKFLOW_SANDBOX", False),
         queue_rate_limit=_positive_float("KM_QUEUE_RATE_LIMIT"),
         shutdown_grace_seconds=float(os.environ.get("KM_SHUTDOWN_GRACE_SECONDS") or 30),
         model_name=model,

@@ -8,7 +8,8 @@ from datetime import timedelta
 from typing import Any
 
 from temporalio.client import Client
-from temporalio.worker import Worker
+from temporalio.worker import UnsandboxedWorkflowRunner, Worker, WorkflowRunner
+from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner
 
 from activities.agents.models import build_model_provider
 from activities.answer import compose_answer_activity
@@ -250,6 +251,11 @@ def role_queues(settings: Settings, roles: list[str]) -> dict[str, str]:
     return chosen
 
 
+def workflow_runner(settings: Settings) -> WorkflowRunner:
+    """Temporal's sandbox when KM_WORKFLOW_SANDBOX is on, else workflow code runs as is."""
+    return SandboxedWorkflowRunner() if settings.workflow_sandbox else UnsandboxedWorkflowRunner()
+
+
 def _worker(
     client: Client,
     settings: Settings,
@@ -262,6 +268,7 @@ def _worker(
         client,
         task_queue=queue,
         workflows=[MiningWorkflow, BatchWorkflow] if workflows else [],
+        workflow_runner=workflow_runner(settings),
         activities=activities,
         max_concurrent_activities=settings.worker_concurrency,
         # Local activities (the cheap steps) run beside the workflow tasks.

@@ -240,6 +240,7 @@ def test_a_role_the_configuration_cannot_run_is_one_line_and_exit_2(tmp_path: Pa
         ({"KM_CONTINUE_AS_NEW_BYTES": "lots"}, [], "KM_CONTINUE_AS_NEW_BYTES must be a positive"),
         ({}, ["--rate-limit", "0"], "--rate-limit: must be a positive number"),
         ({"KM_QUEUE_RATE_LIMIT": "fast"}, [], "KM_QUEUE_RATE_LIMIT must be a positive number"),
+        ({"KM_WORKFLOW_SANDBOX": "maybe"}, [], "KM_WORKFLOW_SANDBOX must be on or off"),
     ]
     for extra, args, said in cases:
         done = subprocess.run(
@@ -271,5 +272,40 @@ async def test_a_rate_limit_is_set_on_every_queue_the_worker_polls(settings) -> 
         plain = with_(settings, task_queue=f"{settings.task_queue}-plain")
         unlimited = build_workers(client, plain, services, ["all"])
         assert all(w.config()["max_task_queue_activities_per_second"] is None for w in unlimited)
+    finally:
+        services.close()
+
+
+async def test_workflow_code_runs_in_the_sandbox_only_when_asked(
+    settings,
+    monkeypatch: pytest.MonkeyPatch,  # noqa: ANN001
+) -> None:
+    from dataclasses import replace as with_
+
+    from temporalio.client import Client
+    from temporalio.worker import UnsandboxedWorkflowRunner
+    from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner
+
+    from kminer.worker import build_workers, open_services
+
+    services = open_services(settings)
+    try:
+        client = await Client.connect(settings.temporal_address)
+        for value, runner in (
+            ("", UnsandboxedWorkflowRunner),
+            ("off", UnsandboxedWorkflowRunner),
+            ("on", SandboxedWorkflowRunner),
+            ("1", SandboxedWorkflowRunner),
+        ):
+            monkeypatch.setenv("KM_WORKFLOW_SANDBOX", value)
+            chosen = load_settings(settings.data_dir)
+            assert chosen.workflow_sandbox is (runner is SandboxedWorkflowRunner), value
+            asked = with_(
+                settings,
+                workflow_sandbox=chosen.workflow_sandbox,
+                task_queue=f"{settings.task_queue}-sandbox-{value}",  # one worker per queue
+            )
+            [worker] = build_workers(client, asked, services)
+            assert isinstance(worker.config()["workflow_runner"], runner), value
     finally:
         services.close()

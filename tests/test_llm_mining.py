@@ -167,3 +167,6 @@ async def test_an_llm_drives_the_new_tools_end_to_end(
         for r in model.requests
     }
     assert {"discovery", "enrichment", "validation"} <= roles
+    # Candidates reach the model by reference: no request carries a candidate's JSON-LD
+    # (its provenance.discoveredAt is in no compact view, statement or score).
+    assert not any("discoveredAt" in json.dumps(r["body"]) for r in model.requests)

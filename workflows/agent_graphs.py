@@ -33,13 +33,14 @@ from temporalio.common import RetryPolicy
 
 from workflows.agent_tools import ToolRouting, activity_tools
 from workflows.candidate_refs import CandidateLedger
+from workflows.local_model import model_for
 from workflows.tool_schemas import count_tokens
 
 with workflow.unsafe.imports_passed_through():
     from deepagents.backends import CompositeBackend, StateBackend
     from deepagents.middleware.summarization import create_summarization_middleware
     from langchain.agents.middleware import TodoListMiddleware
-    from temporalio.deepagents import TemporalBackend, TemporalModel, create_temporal_deep_agent
+    from temporalio.deepagents import TemporalBackend, create_temporal_deep_agent
 
 MEMORY_ROUTE = "/memories/"
 MEMORY_BACKEND = "memory"  # the worker-side factory name (kminer/worker.py)
@@ -129,7 +130,7 @@ def build_agent(
 ) -> Any:
     """`role`'s agent, reaching the ledger and memory of whichever run drives it (a
     function of its arguments only: it outlives the run that built it)."""
-    model = TemporalModel(model=model_name, activity_options=dict(options))
+    model = model_for(model_name, options, options.get("task_queue"))
     backend = shared_backend()
 
     def summarization() -> Any:

@@ -30,6 +30,7 @@ with workflow.unsafe.imports_passed_through():
     import workflows.continuation  # noqa: F401
     import workflows.contracts  # noqa: F401
     import workflows.jsonld  # noqa: F401
+    import workflows.local_model  # noqa: F401
     import workflows.prompts  # noqa: F401
     import workflows.relink  # noqa: F401
     import workflows.research  # noqa: F401

@@ -1,0 +1,73 @@
+"""Model calls of the offline rules policy as local activities.
+
+The plugin's `TemporalModel` sends every generation to the task queue as an activity:
+right for a provider model, whose call takes seconds, may be rate-limited and must
+heartbeat. The `rules` policy answers from the worker's own code in milliseconds, and
+each queued call costs two server round trips and a workflow task (a run made nine of
+them, bench/history.py). `LocalModel` runs the same activity (`deepagents.invoke_model`,
+same input, same output) beside the workflow instead, as Temporal advises for short
+steps: its result is still recorded in history, so a replay does not call it again.
+
+Only a run whose model is `rules` and which has no model queue gets it
+(`model_for`); any other model keeps the plugin's queued call. Runs recorded before
+this change replay their model calls as the activities they were (`LOCAL_MODEL_PATCH`).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from temporalio import workflow
+
+with workflow.unsafe.imports_passed_through():
+    from langchain_core.messages import BaseMessage
+    from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+    from temporalio.deepagents import TemporalModel
+    from temporalio.deepagents import _activity as plugin_activity
+    from temporalio.deepagents import _serde as plugin_serde
+    from temporalio.deepagents._model import _as_message_chunk
+
+LOCAL_MODEL_PATCH = "rules-model-calls-local"
+# The policy computed beside the workflow, whose calls are short enough to run locally.
+LOCAL_POLICY = "rules"
+# Options a local activity takes; queue and heartbeat options are for queued ones only.
+LOCAL_OPTIONS = ("start_to_close_timeout", "schedule_to_close_timeout", "retry_policy")
+LOCAL_TIMEOUT = timedelta(seconds=30)
+
+
+class LocalModel(TemporalModel):
+    """`TemporalModel` whose generations run as local activities (see the module doc)."""
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: Any = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        if not workflow.patched(LOCAL_MODEL_PATCH):
+            return await super()._agenerate(messages, stop, run_manager, **kwargs)
+        options = {k: v for k, v in (self.activity_options or {}).items() if k in LOCAL_OPTIONS}
+        options["start_to_close_timeout"] = LOCAL_TIMEOUT
+        output = await workflow.execute_local_activity(
+            plugin_activity.INVOKE_MODEL,
+            self._build_input(messages, None, stop=stop, **kwargs),
+            result_type=plugin_activity.ModelActivityOutput,
+            summary=self._summary(),
+            **options,
+        )
+        message = plugin_serde.load_object(output.message)
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    async def _astream(self, *args: Any, **kwargs: Any) -> Any:
+        # One response-level chunk, as the plugin streams without a topic.
+        result = await self._agenerate(*args, **kwargs)
+        yield ChatGenerationChunk(message=_as_message_chunk(result.generations[0].message))
+
+
+def model_for(name: str, options: dict[str, Any], model_queue: str | None) -> TemporalModel:
+    """The durable model of a run: local calls for the rules policy on this worker."""
+    if name == LOCAL_POLICY and model_queue is None:
+        return LocalModel(model=name, activity_options=dict(options))
+    return TemporalModel(model=name, activity_options=dict(options))
