@@ -16,7 +16,9 @@
    against the DKG, then ranked: typed relations, then facts the DKG does not already
    state, then facts about actors before where one place lies (unless the question asks
    where), then relevance, then independent sources. The top `maxCandidates` become
-   `schema:Claim` assets (`activities/claims.py`), and each new entity they use becomes a
+   `schema:Claim` assets (`activities/claims.py`), with what else their own sentences
+   state about their subjects while room is left (`companions`); each new entity they
+   use becomes a
    candidate asset of its own: their ends, the goods a supply or contract names
    (`dkg:goods`), and the places relevant facts put a new organisation or place in (its
    `location`, see `whereabouts`).
@@ -222,6 +224,25 @@ def is_geography(fact: Fact) -> bool:
     return fact.predicate == "locatedIn" and fact.subject.family == fact.object.family == "place"
 
 
+def companions(chosen: list[Fact], facts: list[Fact], limit: int) -> list[Fact]:
+    """What else the chosen facts' own sentences state about their subjects, while room is
+    left: a sentence that answers the question also says where or how its actor does it
+    ("Liontown supplies concentrate to Tesla from its new Kathleen Valley mine": it runs
+    that mine). Typed, relevant facts the DKG does not state yet, most relevant first."""
+    taken = {f.key for f in chosen}
+    said = {(st.sentence, f.subject.key) for f in chosen for st in f.statements}
+    out: list[Fact] = []
+    for f in sorted(facts, key=lambda f: (-f.relevance, "|".join(f.key))):
+        if len(chosen) + len(out) >= limit:
+            break
+        if f.key in taken or not is_typed(f.predicate) or f.known_in:
+            continue
+        if any((st.sentence, f.subject.key) in said for st in f.statements):
+            out.append(f)
+            taken.add(f.key)
+    return out
+
+
 def select(ranked: list[Fact], limit: int) -> list[Fact]:
     """The top `limit` facts; `relatedTo` only for leftover room, at most a fifth of it."""
     typed = [f for f in ranked if is_typed(f.predicate)][:limit]
@@ -278,6 +299,7 @@ class EnrichmentActivities:
                 if not any(e.source == item.source for e in fact.evidence):
                     fact.evidence.append(item)
         chosen = select(rank(near, args.query), args.maxCandidates)
+        chosen += companions(chosen, grouped, args.maxCandidates)
         rows: list[dict[str, Any]] = []
         records = contradiction_records(chosen, discovered_at)
         entities: dict[str, EntityRef] = {}

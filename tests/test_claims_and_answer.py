@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from activities.answer import compose_answer
 from activities.claims import claim_asset, contradiction_records, entity_asset, fact_id
-from activities.enrichment import Fact, asked_ends_first, group_facts, rank, select
+from activities.enrichment import Fact, asked_ends_first, companions, group_facts, rank, select
 from activities.entities import EntityRef, EntityResolver
 from workflows.contracts import Candidate, ContradictionRecord, Decision
 from workflows.jsonld import validate_asset
@@ -204,6 +204,31 @@ def test_claims_link_published_entities_by_ual() -> None:
     assert claim["about"]["@id"] == new_id  # the original is left alone
     assert relinked(claim, {}) is claim
     assert relinked(entity, {new_id: U + "77"})["@id"] == new_id  # its own id is its identity
+
+
+def test_what_an_answering_sentence_says_of_its_subject_joins_the_claims_while_room_is_left() -> (
+    None
+):
+    line = "Osterra ships ore to Brann from its new Vellmar pit, which Kessin also uses."
+
+    def fact(predicate: str, subject: str, obj: str, sentence: str, score: float) -> Fact:
+        f = Fact(predicate, EntityRef(subject, "Organization"), EntityRef(obj, "Place"))
+        f.statements.append(Statement(subject=subject, predicate=predicate, object=obj,
+                                      sentence=sentence, source="https://a.example/1"))  # fmt: skip
+        f.evidence.append(EvidenceItem(source="https://a.example/1", snippet=sentence,
+                                       score=score))  # fmt: skip
+        return f
+
+    answer = fact("supplies", "Osterra", "Brann", line, 0.8)
+    pit = fact("operatesIn", "Osterra", "Vellmar pit", line, 0.4)
+    other_actor = fact("operatesIn", "Kessin", "Vellmar pit", line, 0.5)  # not its subject
+    elsewhere = fact("operatesIn", "Osterra", "Dorn", "Osterra runs a mill in Dorn.", 0.6)
+    generic = fact("relatedTo", "Osterra", "Vellmar pit", line, 0.45)
+    known = fact("locatedIn", "Osterra", "Sylvania", line, 0.45)
+    known.known_in = [U + "9"]  # the DKG states it already
+    facts = [answer, pit, other_actor, elsewhere, generic, known]
+    assert companions([answer], facts, limit=5) == [pit]
+    assert companions([answer], facts, limit=1) == []  # no room left
 
 
 def test_a_new_entity_says_where_the_relevant_sources_put_it() -> None:
