@@ -26,7 +26,7 @@ from typing import Any
 from activities.extraction_patterns import Gazetteer, Homonyms, predicate_for
 from activities.nlp import Mention, Resolver, mentions_in, parse
 from activities.relation_lexicon import GOVERNMENT_REFS, HEDGE_AUX, HEDGE_VERBS
-from activities.relations import Relation, relations_in
+from activities.relations import Relation, deliveries, relations_in
 from storage.dkg_index import type_family
 from workflows.predicates import PREDICATES, canonical, kinds_allow
 from workflows.tool_contracts import SourceDocument, Statement
@@ -122,6 +122,9 @@ def read_statements(
     offset = doc.start if doc.start is not None and not doc.subject else None
     out: list[Statement] = []
     seen: set[tuple[str, str, str, bool]] = set()
+    # Contracts that name no goods, and what parties say they will deliver (same order).
+    contracts: list[tuple[int, Statement]] = []
+    delivered: list[tuple[int, Mention, Mention]] = []
     for sent in parsed.sents:
         if sent.start_char < len(lead_in):
             continue
@@ -131,6 +134,7 @@ def read_statements(
             continue  # nothing named here ("the government" names the country said before)
         relations = relations_in(sent, inside, before)
         relations += _fallback(sent, inside, relations)
+        delivered += [(sent.start_char, p, g) for p, g in deliveries(sent, inside, before)]
         raw = full[sent.start_char : sent.end_char]
         sentence = raw.strip()
         at = sent.start_char - len(lead_in) + len(raw) - len(raw.lstrip())
@@ -177,7 +181,28 @@ def read_statements(
                     method=rel.method,
                 )
             )
+            if predicate == "awardsContractTo" and goods is None and not rel.negated:
+                contracts.append((sent.start_char, out[-1]))
+    _goods_delivered(contracts, delivered, homonyms)
     return out
+
+
+def _goods_delivered(
+    contracts: list[tuple[int, Statement]],
+    delivered: list[tuple[int, Mention, Mention]],
+    homonyms: Homonyms,
+) -> None:
+    """A contract names no goods, and its winner then says what it will deliver ("NHS
+    Supply Chain awarded a contract to BD. BD will supply volumetric infusion pumps to
+    hospital trusts"): those are the contract's goods. The first such delivery at or
+    after the contract's sentence, in the same text."""
+    for at, st in contracts:
+        for when, party, goods in delivered:
+            same = party.ual == st.objectUal if party.ual else party.name == st.object
+            if when >= at and same:
+                goods = _fitting("produces", goods, "object", homonyms)
+                st.goods, st.goodsUal, st.goodsType = goods.name, goods.ual, goods.type
+                break
 
 
 def _fitting(predicate: str, end: Mention, slot: str, homonyms: Homonyms) -> Mention:

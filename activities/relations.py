@@ -668,6 +668,27 @@ def _as_state_action(rel: Relation, mentions: list[Mention], text: str) -> Relat
     return rel
 
 
+# Verbs by which a party says it will hand over goods ("BD will supply infusion pumps to
+# hospital trusts"), whoever receives them.
+DELIVERY_VERBS = frozenset({"supply", "deliver", "provide", "ship"})
+
+
+def deliveries(
+    sent: Any, mentions: list[Mention], before: list[Mention] | None = None
+) -> list[tuple[Mention, Mention]]:
+    """(party, goods) for each party the sentence says supplies or delivers something,
+    asserted, the goods named by the verb's object (a product, or its phrase)."""
+    state = SentenceView(sent, mentions, before or [])
+    out: list[tuple[Mention, Mention]] = []
+    for tok in sent:
+        if tok.pos_ != "VERB" or _lemma(tok) not in DELIVERY_VERBS or _negated(tok):
+            continue
+        goods = _goods_of(state, tok)
+        if goods is not None:
+            out += [(m, goods) for h in _subjects(state, tok) for m in state.entities_at(h)]
+    return out
+
+
 def relations_in(
     sent: Any, mentions: list[Mention], before: list[Mention] | None = None
 ) -> list[Relation]:

@@ -711,6 +711,22 @@ def test_a_contract_says_what_it_is_for() -> None:
     assert (award.object, award.goods) == ("Wrightbus", "electric buses")
 
 
+def test_a_contract_naming_no_goods_is_for_what_its_winner_then_says_it_will_deliver() -> None:
+    def award(text: str) -> Statement:
+        return next(s for s in read(text) if s.predicate == "awardsContractTo")
+
+    won = "Transport for London awarded a contract to Wrightbus under its bus framework."
+    later = " Wrightbus will deliver hydrogen coaches to the depots over two years."
+    assert award(won + later).goods == "hydrogen coaches"
+    # Only the winner's delivery, only one said at or after the award, and only asserted.
+    assert award(won + " Rio Tinto will deliver hydrogen coaches to the depots.").goods is None
+    assert award(later.strip() + " " + won).goods is None
+    assert award(won + " Wrightbus will not supply hydrogen coaches this year.").goods is None
+    # Goods the contract names itself stay.
+    named = "Transport for London awarded a contract to Wrightbus for electric buses."
+    assert award(named + later).goods == "electric buses"
+
+
 
 def test_a_company_noun_describing_a_name_the_ner_took_for_a_person_says_where_it_is() -> None:
     roaster = read("Tesla supplies green arabica to Brekke Kaffe, a family-owned roaster in Oslo.")
