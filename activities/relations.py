@@ -617,13 +617,20 @@ OWNER_PRONOUNS = frozenset({"its", "their"})
 NOMINAL_DEPS = frozenset({"dobj", "pobj", "nsubj", "nsubjpass", "attr", "appos", "compound"})
 
 
+def _owner_word(tok: Any) -> bool:
+    """'its' / 'their', or 'the company's': an owner named before."""
+    return tok.lower_ in OWNER_PRONOUNS or (
+        _lemma(tok) in DEFINITE_REFS and any(d.lower_ == "the" for d in tok.children)
+    )
+
+
 def _own_sites(sent: SentenceView, out: list[Relation]) -> None:
     """'Liontown supplies concentrate from its Kathleen Valley mine': an organisation
     operates the site it calls its own."""
     for tok in sent.sent:
         if tok.pos_ not in ("NOUN", "PROPN"):
             continue
-        if not any(c.dep_ == "poss" and c.lower_ in OWNER_PRONOUNS for c in tok.children):
+        if not any(c.dep_ == "poss" and _owner_word(c) for c in tok.children):
             continue
         sites = [m for m in sent.entities_at(tok) if m.family == "place"]
         if tok.i not in sent.owner and _lemma(tok) in SITE_NOUNS:

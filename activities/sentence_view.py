@@ -127,8 +127,26 @@ class SentenceView:
                     for m in self.entities_at(c)]  # fmt: skip
             if subj:
                 return subj[:1]
-        found = self._last_before(verb.idx, lambda m: m.family in ("organization", "person"))
+        found = self._salient_before(verb.idx, lambda m: m.family in ("organization", "person"))
         return [found] if found else []
+
+    def _salient_before(self, at: int, keep: Callable[[Mention], bool]) -> Mention | None:
+        """Of the mentions `keep` accepts in the nearest sentence before character `at`
+        that has any, its subject, else the last one: after "Ganfeng supplies hydroxide to
+        Tesla.", "its plants" are Ganfeng's. In the pronoun's own sentence, the last one."""
+        last = self._last_before(at, keep)
+        if last is None or last.start >= self.sent.start_char:
+            return last
+        sentence = self.doc.char_span(last.start, last.end, alignment_mode="expand")
+        if sentence is None:
+            return last
+        sent = sentence.sent
+        same = [m for m in self.before if sent.start_char <= m.start < sent.end_char and keep(m)]
+        for m in same:
+            span = self.doc.char_span(m.start, m.end, alignment_mode="expand")
+            if span is not None and span.root.dep_ in ("nsubj", "nsubjpass"):
+                return m
+        return last
 
     def _last_before(self, at: int, keep: Callable[[Mention], bool]) -> Mention | None:
         """The last mention before character `at` (earlier sentences included) that `keep`

@@ -711,6 +711,19 @@ def test_a_contract_says_what_it_is_for() -> None:
     assert (award.object, award.goods) == ("Wrightbus", "electric buses")
 
 
+def test_its_after_a_sentence_points_to_that_sentences_subject_not_its_last_name() -> None:
+    said = "Ganfeng Lithium supplies lithium hydroxide to Tesla. "
+    out = triples(read(said + "The agreement covers material from its plants in China."))
+    assert ("Ganfeng Lithium", "operatesIn", "China") in out
+    assert ("Tesla", "operatesIn", "China") not in out
+    # "the company's plant" owns its site as "its plant" does.
+    out = triples(read(said + "The agreement covers material from the company's plant in China."))
+    assert ("Ganfeng Lithium", "operatesIn", "China") in out
+    # Within its own sentence, "its" is still the clause's subject.
+    out = triples(read("Tesla buys hydroxide from Ganfeng Lithium for its plant in China."))
+    assert ("Tesla", "operatesIn", "China") in out
+
+
 def test_a_contract_naming_no_goods_is_for_what_its_winner_then_says_it_will_deliver() -> None:
     def award(text: str) -> Statement:
         return next(s for s in read(text) if s.predicate == "awardsContractTo")
