@@ -9,6 +9,8 @@ from tests.compose import COMPOSE_FILE, ROOT, kminer_services, load_compose
 DOC = (ROOT / "docs/operations.md").read_text()
 # Read by a library, not by our code: OpenTelemetry's resource detector.
 LIBRARY_READS = {"OTEL_SERVICE_NAME"}
+# kminer/config.py's parsing helpers, which read the variable they are named with.
+READER = r"_(?:positive_int|positive_float|switch)\(\"([A-Z][A-Z0-9_]+)\""
 
 
 def _read_by_code() -> set[str]:
@@ -17,7 +19,7 @@ def _read_by_code() -> set[str]:
         for path in (ROOT / folder).rglob("*.py"):
             text = path.read_text()
             names |= set(re.findall(r"environ(?:\.get\(|\[)\s*\"([A-Z][A-Z0-9_]+)\"", text))
-            names |= set(re.findall(r"_positive_(?:int|float)\(\"([A-Z][A-Z0-9_]+)\"", text))
+            names |= set(re.findall(READER, text))
     return names
 
 
