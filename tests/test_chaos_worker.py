@@ -33,7 +33,9 @@ CHAOS_RUNS = 5
 KILLS_PER_RUN = 2  # 5 runs x 2 kills = 10 kills
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 TAGS = ["supply_chain", "general_risk"]
-RUN_TIMEOUT = 150.0
+# A hang, not a speed limit: five workers restarting at once on two busy cores have taken
+# over 150 s (each kill waits out the dead worker's workflow task, 10 s, and a cold start).
+RUN_TIMEOUT = 300.0
 TAIL = 10  # events at the end of a run where no kill is planned
 
 
