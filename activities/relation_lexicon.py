@@ -282,8 +282,8 @@ LIST_NOUNS = frozenset("list blacklist catalogue catalog register registry".spli
 LIST_VERBS = frozenset("add place put include designate".split())
 # Sites an organisation runs: "runs a logic fab in Hsinchu" operates in Hsinchu.
 SITE_NOUNS = frozenset(
-    """fab plant factory facility refinery smelter mine site warehouse terminal mill works
-    operation operations plants factories facilities refineries mines sites""".split()
+    """fab plant factory facility refinery smelter converter mine site warehouse terminal mill works
+    operation operations plants factories facilities refineries converters mines sites""".split()
 )
 SITE_PREPS = frozenset({"in", "at", "near"})
 # A dobj's prepositional phrase often belongs to the verb ("supplies X to B"): the small

@@ -719,6 +719,9 @@ def test_its_after_a_sentence_points_to_that_sentences_subject_not_its_last_name
     # "the company's plant" owns its site as "its plant" does.
     out = triples(read(said + "The agreement covers material from the company's plant in China."))
     assert ("Ganfeng Lithium", "operatesIn", "China") in out
+    # A converter (a plant converting ore into chemicals) is a site like a refinery.
+    out = triples(read(said + "The agreement covers material from its converters in China."))
+    assert ("Ganfeng Lithium", "operatesIn", "China") in out
     # Within its own sentence, "its" is still the clause's subject.
     out = triples(read("Tesla buys hydroxide from Ganfeng Lithium for its plant in China."))
     assert ("Tesla", "operatesIn", "China") in out
