@@ -18,8 +18,7 @@
    where), then relevance, then independent sources. The top `maxCandidates` become
    `schema:Claim` assets (`activities/claims.py`), with what else their own sentences
    state about their subjects while room is left (`companions`); each new entity they
-   use becomes a
-   candidate asset of its own: their ends, the goods a supply or contract names
+   use becomes a candidate asset of its own: their ends, the goods a supply or contract names
    (`dkg:goods`), and the places relevant facts put a new organisation or place in (its
    `location`, see `whereabouts`).
 """

@@ -134,7 +134,6 @@ def read_statements(
             continue  # nothing named here ("the government" names the country said before)
         relations = relations_in(sent, inside, before)
         relations += _fallback(sent, inside, relations)
-        delivered += [(sent.start_char, p, g) for p, g in deliveries(sent, inside, before)]
         raw = full[sent.start_char : sent.end_char]
         sentence = raw.strip()
         at = sent.start_char - len(lead_in) + len(raw) - len(raw.lstrip())
@@ -183,6 +182,8 @@ def read_statements(
             )
             if predicate == "awardsContractTo" and goods is None and not rel.negated:
                 contracts.append((sent.start_char, out[-1]))
+        if contracts:  # only a delivery from a contract's sentence on can name its goods
+            delivered += [(sent.start_char, p, g) for p, g in deliveries(sent, inside, before)]
     _goods_delivered(contracts, delivered, homonyms)
     return out
 

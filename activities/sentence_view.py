@@ -137,10 +137,10 @@ class SentenceView:
         last = self._last_before(at, keep)
         if last is None or last.start >= self.sent.start_char:
             return last
-        sentence = self.doc.char_span(last.start, last.end, alignment_mode="expand")
-        if sentence is None:
+        named = self.doc.char_span(last.start, last.end, alignment_mode="expand")
+        if named is None:
             return last
-        sent = sentence.sent
+        sent = named.sent
         same = [m for m in self.before if sent.start_char <= m.start < sent.end_char and keep(m)]
         for m in same:
             span = self.doc.char_span(m.start, m.end, alignment_mode="expand")

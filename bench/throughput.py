@@ -186,6 +186,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         finally:
             server.stop()
     one = sweep[levels.index(top)]
+    ratio = round(one["runs_per_min"] / trivial["runs_per_min"], 3)
     return {
         "measured": date.today().isoformat(),
         "concurrent_runs": top,
@@ -193,8 +194,8 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "two_workers": two,
         "ceiling": trivial,
         "sweep": sweep,
-        "throughput_ratio": round(one["runs_per_min"] / trivial["runs_per_min"], 3),
-        "runs_ratio": round(one["runs_per_min"] / trivial["runs_per_min"], 3),
+        "throughput_ratio": ratio,
+        "runs_ratio": ratio,
         "errors": sum(s["errors"] for s in sweep) + two["errors"],
         "p95_50_runs_s": one["p95_s"],
     }

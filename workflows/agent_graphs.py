@@ -130,7 +130,7 @@ def build_agent(
 ) -> Any:
     """`role`'s agent, reaching the ledger and memory of whichever run drives it (a
     function of its arguments only: it outlives the run that built it)."""
-    model = model_for(model_name, options, options.get("task_queue"))
+    model = model_for(model_name, options)
     backend = shared_backend()
 
     def summarization() -> Any:

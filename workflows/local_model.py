@@ -31,8 +31,9 @@ with workflow.unsafe.imports_passed_through():
 LOCAL_MODEL_PATCH = "rules-model-calls-local"
 # The policy computed beside the workflow, whose calls are short enough to run locally.
 LOCAL_POLICY = "rules"
-# Options a local activity takes; queue and heartbeat options are for queued ones only.
-LOCAL_OPTIONS = ("start_to_close_timeout", "schedule_to_close_timeout", "retry_policy")
+# Options a local activity keeps; queue and heartbeat options are for queued ones only,
+# and a call of milliseconds gets its own timeout.
+LOCAL_OPTIONS = ("schedule_to_close_timeout", "retry_policy")
 LOCAL_TIMEOUT = timedelta(seconds=30)
 
 
@@ -66,8 +67,9 @@ class LocalModel(TemporalModel):
         yield ChatGenerationChunk(message=_as_message_chunk(result.generations[0].message))
 
 
-def model_for(name: str, options: dict[str, Any], model_queue: str | None) -> TemporalModel:
-    """The durable model of a run: local calls for the rules policy on this worker."""
-    if name == LOCAL_POLICY and model_queue is None:
+def model_for(name: str, options: dict[str, Any]) -> TemporalModel:
+    """The durable model of a run: local calls for the rules policy when its options send
+    the calls to no model queue of their own."""
+    if name == LOCAL_POLICY and "task_queue" not in options:
         return LocalModel(model=name, activity_options=dict(options))
     return TemporalModel(model=name, activity_options=dict(options))
