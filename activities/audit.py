@@ -22,10 +22,8 @@ class AuditActivities:
         audit = self._audit
 
         def body() -> int:
-            written = 0
-            for offset, decision in enumerate(args.decisions):
-                asset = decision.get("asset")
-                written += audit.record(
+            events = [
+                audit.event(
                     run_id=args.runId,
                     kind="decision",
                     tool="decide",
@@ -34,11 +32,15 @@ class AuditActivities:
                         "candidateId": decision.get("candidateId"),
                         "action": decision.get("action"),
                         "reason": decision.get("reason"),
-                        "editedAssetHash": args_hash(asset) if asset is not None else None,
+                        "editedAssetHash": args_hash(decision["asset"])
+                        if decision.get("asset") is not None
+                        else None,
                         "decidedAt": args.decidedAt,
                     },
                     event_key=f"decision:{args.first + offset}",
                 )
-            return written
+                for offset, decision in enumerate(args.decisions)
+            ]
+            return audit.record_many(events)
 
         return await asyncio.to_thread(body)

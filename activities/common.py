@@ -16,7 +16,7 @@ from temporalio import activity
 
 from activities import metrics
 from activities.run_context import current_principal
-from storage.audit_log import args_hash
+from storage.audit_log import args_hash, insert_event
 from storage.tables import AuditEvent, Blob
 from workflows.tool_contracts import (
     MAX_TOOL_RESULT_CHARS,
@@ -87,20 +87,17 @@ class Auditor:
         run_id = None
         if activity.in_activity():
             run_id = activity.info().workflow_id
+        event = AuditEvent(
+            run_id=run_id,
+            principal=current_principal(),
+            tool=tool,
+            args_hash=args_hash(args),
+            result_count=count,
+            elapsed_ms=elapsed_ms,
+            success=success,
+        )
         try:
-            with Session(self._engine) as session:
-                session.add(
-                    AuditEvent(
-                        run_id=run_id,
-                        principal=current_principal(),
-                        tool=tool,
-                        args_hash=args_hash(args),
-                        result_count=count,
-                        elapsed_ms=elapsed_ms,
-                        success=success,
-                    )
-                )
-                session.commit()
+            insert_event(self._engine, event)
         except Exception:  # noqa: BLE001
             activity.logger.warning("audit write failed for %s", tool, exc_info=True)
 

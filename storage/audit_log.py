@@ -6,6 +6,7 @@ import hashlib
 import json
 from typing import Any
 
+from sqlalchemy import insert
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
@@ -16,6 +17,33 @@ from storage.tables import AuditEvent
 def args_hash(args: Any) -> str:
     body = json.dumps(args, sort_keys=True, default=str)
     return hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
+def insert_event(engine: Engine, event: AuditEvent) -> bool:
+    """Write one event in a single INSERT; False if its (run, key) is already there.
+
+    Every tool call of every run writes one: a plain INSERT costs the worker a fraction of
+    an ORM session's unit of work, and the row is never read back here.
+    """
+    try:
+        with engine.begin() as conn:
+            conn.execute(insert(AuditEvent), [event.model_dump(exclude={"id"})])
+    except IntegrityError:
+        return False  # a retried activity already wrote this event
+    return True
+
+
+def insert_events(engine: Engine, events: list[AuditEvent]) -> int:
+    """Write events in one transaction; how many were new. A retried activity finds some
+    already there: then each is written on its own, the ones present skipped."""
+    if not events:
+        return 0
+    try:
+        with engine.begin() as conn:
+            conn.execute(insert(AuditEvent), [e.model_dump(exclude={"id"}) for e in events])
+    except IntegrityError:
+        return sum(insert_event(engine, e) for e in events)
+    return len(events)
 
 
 class AuditLog:
@@ -34,7 +62,31 @@ class AuditLog:
         result_count: int = 1,
     ) -> bool:
         """Write one event; False if an event with this (run, key) is already there."""
-        event = AuditEvent(
+        return insert_event(
+            self._engine,
+            self.event(
+                run_id=run_id, kind=kind, tool=tool, principal=principal, detail=detail,
+                event_key=event_key, result_count=result_count,
+            ),
+        )  # fmt: skip
+
+    def record_many(self, events: list[AuditEvent]) -> int:
+        """Write events at once (see `insert_events`); how many were new."""
+        return insert_events(self._engine, events)
+
+    @staticmethod
+    def event(
+        *,
+        run_id: str | None,
+        kind: str,
+        tool: str,
+        principal: str | None,
+        detail: dict[str, Any],
+        event_key: str | None = None,
+        result_count: int = 1,
+    ) -> AuditEvent:
+        """An event as `record` writes it: the detail as sorted JSON, and its hash."""
+        return AuditEvent(
             run_id=run_id,
             principal=principal,
             kind=kind,
@@ -44,14 +96,6 @@ class AuditLog:
             args_hash=args_hash(detail),
             result_count=result_count,
         )
-        with Session(self._engine) as session:
-            session.add(event)
-            try:
-                session.commit()
-            except IntegrityError:
-                session.rollback()  # a retried activity already wrote this event
-                return False
-        return True
 
     def for_run(
         self,

@@ -8,6 +8,7 @@ Keywords are read only to word the refusal and to name the result's form.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Literal
 
 from pyoxigraph import QueryBoolean, QuerySolutions, Store
@@ -24,8 +25,10 @@ TRIPLE_COLUMNS = ("subject", "predicate", "object")
 QueryKind = Literal["select", "ask", "construct", "describe"]
 
 _IRI_CHARS = re.compile(r"[^<>\"{}|^`\\\s]*>")
+_PLAIN_RUN = re.compile(r"[^#'\"<]+")
 
 
+@lru_cache(maxsize=256)  # a query is checked for depth, then for keywords
 def strip_ignorable(sparql: str) -> str:
     """The query with comments, strings and IRIs blanked, in one linear pass.
 
@@ -55,9 +58,14 @@ def strip_ignorable(sparql: str) -> str:
         elif ch == "<" and (m := _IRI_CHARS.match(sparql, i + 1)):
             i = m.end()
             out.append(" ")
-        else:
+        elif ch == "<":
             out.append(ch)
             i += 1
+        else:
+            # Copy up to the next character that may open a comment, string or IRI.
+            end = _PLAIN_RUN.match(sparql, i).end()  # type: ignore[union-attr]
+            out.append(sparql[i:end])
+            i = end
     return "".join(out)
 
 

@@ -138,6 +138,21 @@ def _written_once(log: AuditLog) -> None:
     assert (publish("r"), publish("r"), publish("s")) == (True, False, True)
     assert [e.event_key for e in log.for_run("r")] == ["publish:c1"]
 
+    def decisions(*offsets: int) -> list[Any]:
+        return [
+            log.event(run_id="d", kind="decision", tool="decide", principal="rita",
+                      detail={"offset": i}, event_key=f"decision:{i}")
+            for i in offsets
+        ]  # fmt: skip
+
+    # A batch is written at once; a retried batch writes only what it did not write before.
+    assert log.record_many(decisions(0, 1)) == 2
+    assert log.record_many(decisions(0, 1, 2)) == 1
+    assert log.record_many([]) == 0
+    trail = log.for_run("d")
+    assert [e.event_key for e in trail] == ["decision:0", "decision:1", "decision:2"]
+    assert {e.principal for e in trail} == {"rita"} and trail[2].detail == '{"offset": 2}'
+
 
 def test_an_older_database_gains_the_new_columns_and_keeps_its_rows(tmp_path: Any) -> None:
     import sqlite3

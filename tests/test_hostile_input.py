@@ -110,3 +110,11 @@ def test_depth_scanners_ignore_brackets_in_strings() -> None:
     assert json_depth(b'{"a": "{{{[[[", "b": [1, {"c": "\\"]"}]}') == 3
     assert nesting_depth('SELECT * WHERE { ?s ?p "{{{" . ?s <http://x/y> ?o # {{\n }') == 1
     assert strip_ignorable("ASK { ?s ?p 'it''s' }").startswith("ASK {")
+
+
+def test_stripping_blanks_each_comment_string_and_iri_and_keeps_the_rest() -> None:
+    query = (
+        "SELECT ?s # c {\nWHERE { ?s <http://x/a> 'x{' . "
+        'FILTER(?v < 3 && ?w <?z) """a\nb""" }'
+    )
+    assert strip_ignorable(query) == "SELECT ?s  \nWHERE { ?s     . FILTER(?v < 3 && ?w <?z)   }"

@@ -3,8 +3,8 @@
 The replay answers each agent turn the way gpt-4o-mini does (recorded response shape),
 calling the tools with the arguments a model derives from what it was shown: the search
 hits become `extract_statements` documents (passage provenance kept, the question
-given), the task's statements go to `propose_knowledge_assets`, the candidates to
-`score_candidates`. So the new tool contracts are exercised through the LLM path.
+given), the task's statements go to `propose_knowledge_assets` by its reference, the
+candidates to `score_candidates`. So the new tool contracts are exercised through the LLM path.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ class ChatModel:
                                                "notes": ["search passages"]}))  # fmt: skip
         if role == "enrichment":
             if "propose_knowledge_assets" not in done:
-                args = {"statements": task["statements"], "links": {},
+                args = {"statementsRef": task["statementsRef"], "links": {},
                         "domainTags": task["domainTags"], "query": task["query"],
                         "maxCandidates": task["maxCandidates"]}  # fmt: skip
                 return 200, self.reply(None, [("propose_knowledge_assets", args)])
@@ -170,3 +170,20 @@ async def test_an_llm_drives_the_new_tools_end_to_end(
     # Candidates reach the model by reference: no request carries a candidate's JSON-LD
     # (its provenance.discoveredAt is in no compact view, statement or score).
     assert not any("discoveredAt" in json.dumps(r["body"]) for r in model.requests)
+    # Statements reach enrichment by reference too: its task shows each one's ends and
+    # relation, and no request after discovery carries a statement's sentence.
+    enrichment = [r["body"]["messages"] for r in model.requests if "enrichment subagent" in
+                  text(r["body"]["messages"][0]["content"])]  # fmt: skip
+    task = payload(text(next(m["content"] for m in enrichment[0] if m["role"] == "user")))
+    assert task["statementsRef"] == "/research/statements.json" and task["statements"]
+    assert all("sentence" not in s and {"subject", "predicate", "object"} <= set(s)
+               for s in task["statements"])  # fmt: skip
+    last_discovery = [r["body"]["messages"] for r in model.requests if "discovery subagent" in
+                      text(r["body"]["messages"][0]["content"])][-1]  # fmt: skip
+    calls = {c["id"]: c["function"]["name"] for m in last_discovery if m.get("role") == "assistant"
+             for c in m.get("tool_calls") or []}  # fmt: skip
+    found = tool_rows(last_discovery, "extract_statements", calls)
+    sentences = {s["sentence"] for s in found if s.get("sentence")}
+    assert sentences and not any(
+        sentence in json.dumps(messages) for messages in enrichment for sentence in sentences
+    )

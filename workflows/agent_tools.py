@@ -16,9 +16,11 @@ from temporalio import workflow
 from temporalio.common import RetryPolicy
 
 from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger
+from workflows.statement_refs import resolve_statements, unknown_ref
 from workflows.tool_contracts import (
     TOOL_ARGS,
     TOOL_DESCRIPTIONS,
+    ProposeToolArgs,
     ScoreToolArgs,
     ToolMetadata,
     ToolResponse,
@@ -81,13 +83,19 @@ def activity_tool(name: str, routing: ToolRouting, ledger: Ledger | None = None)
     async def run(**kwargs: Any) -> str:
         args: Any = args_model(**kwargs)
         run_ledger = ledger() if callable(ledger) else ledger
+        refused: str | None = None
         if isinstance(args, ScoreToolArgs):
             if args.candidatesRef not in (None, CANDIDATES_FILE):
                 refused = f"unknown candidatesRef {args.candidatesRef!r}: use {CANDIDATES_FILE}"
-                return ToolResponse(
-                    success=False, error=refused, metadata=ToolMetadata()
-                ).model_dump_json()
-            args = (run_ledger or CandidateLedger()).resolve(args)
+            else:
+                args = (run_ledger or CandidateLedger()).resolve(args)
+        elif isinstance(args, ProposeToolArgs):
+            refused = unknown_ref(args)
+            if not refused:
+                args = resolve_statements(args, run_ledger.statements if run_ledger else [])
+        if refused:
+            refusal = ToolResponse(success=False, error=refused, metadata=ToolMetadata())
+            return refusal.model_dump_json()
         response = await _dispatch(name, args, routing)
         if run_ledger is not None and name == "propose_knowledge_assets":
             return run_ledger.proposed(response)

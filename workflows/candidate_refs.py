@@ -60,9 +60,12 @@ def compact_view(row: dict[str, Any]) -> dict[str, Any]:
 
 
 class CandidateLedger:
-    """The run's full candidate rows, behind the reference the model passes around."""
+    """The run's full statements and candidate rows, behind the references the model
+    passes around."""
 
     def __init__(self) -> None:
+        # The discovery statements `statementsRef` stands for (workflows/statement_refs.py).
+        self.statements: list[dict[str, Any]] = []
         # Every propose_knowledge_assets answer, whole, in call order.
         self.proposals: list[ToolResponse] = []
         # The entries validation scores (the run's candidates as they stand).

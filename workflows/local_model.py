@@ -15,6 +15,7 @@ this change replay their model calls as the activities they were (`LOCAL_MODEL_P
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -39,6 +40,14 @@ LOCAL_TIMEOUT = timedelta(seconds=30)
 
 class LocalModel(TemporalModel):
     """`TemporalModel` whose generations run as local activities (see the module doc)."""
+
+    def bind_tools(self, tools: Sequence[Any], *, tool_choice: Any = None, **kwargs: Any) -> Any:
+        # The rules policy knows its tools by role and ignores any binding
+        # (`RulesPolicyModel.bind_tools`). Their JSON schemas, 9 to 18 kB a call, would be
+        # built and serialized into every call only to be dropped on arrival.
+        if tool_choice is not None:
+            kwargs["tool_choice"] = tool_choice
+        return self.bind(**kwargs)
 
     async def _agenerate(
         self,

@@ -38,13 +38,14 @@ linked to existing high-quality DKG assets.
 - Link before you create: resolve entity names to UALs (dkg_find_related_assets, dkg_sparql,
   or the entity-resolver helper via task) and link with schema relations (about, mentions,
   supplier, partOf) whose @id is the UAL.
-- Call propose_knowledge_assets with the statements, the name -> UAL links and the
-  question; it returns claims (one per fact, every evidence item attached) and the new
-  entities they use, with linkedAssets, provenance and knowledge triplets. A statement
-  you write yourself must quote its source sentence, or it has no evidence. It answers
-  with a compact view of each candidate (id, kind, label, claim, scores); the full
-  JSON-LD is kept in /research/candidates.jsonld for the later steps, which take it by
-  that reference.
+- Call propose_knowledge_assets with statementsRef (the task's, standing for every
+  discovery statement: the task shows each compactly, without its sentence and
+  provenance), the name -> UAL links and the question; it returns claims (one per fact,
+  every evidence item attached) and the new entities they use, with linkedAssets,
+  provenance and knowledge triplets. A statement you write yourself must quote its
+  source sentence, or it has no evidence. It answers with a compact view of each
+  candidate (id, kind, label, claim, scores); the full JSON-LD is kept in
+  /research/candidates.jsonld for the later steps, which take it by that reference.
 - Apply /memories/knowledge/<domainTag>/schema-notes.md (given in the task).
 Finish with a JSON object: {"summary": "...", "notes": ["entity mapping or successful
 linking pattern", ...]}. The notes are appended to schema-notes.md."""

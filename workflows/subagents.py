@@ -8,6 +8,7 @@ state (workflow memory), streamed into the workspace as they change.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -23,6 +24,7 @@ from workflows.budget import BudgetExceeded, BudgetGuard, cost_usd
 from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger, compact_view
 from workflows.continuation import AgentsState
 from workflows.contracts import FileInfo, MiningRequest, Todo, Usage, Workspace, memory_tags
+from workflows.statement_refs import STATEMENTS_FILE, statement_views
 from workflows.tool_contracts import DISCOVERY_TOOLS, ENRICHMENT_TOOLS, VALIDATION_TOOLS
 from workflows.usage import UsageCounter
 from workflows.workspace import (
@@ -248,6 +250,10 @@ class SubagentRunner:
             tools = activity_tools(["dkg_find_related_assets", "dkg_sparql"], self._routing)
             return [{**spec, "tools": tools} for spec in prompts.SUBAGENT_SPECS]
 
+        self._ledger.statements = statements
+        text = json.dumps(statements, indent=1, sort_keys=True)
+        self._files[STATEMENTS_FILE] = FileInfo(path=STATEMENTS_FILE, size=len(text.encode()))
+        self.file_texts[STATEMENTS_FILE] = text
         out = await self._run(
             "enrichment",
             prompts.ENRICHMENT,
@@ -256,7 +262,8 @@ class SubagentRunner:
             {
                 "query": req.query,
                 "domainTags": req.domainTags,
-                "statements": statements,
+                "statements": statement_views(statements),
+                "statementsRef": STATEMENTS_FILE,
                 "maxCandidates": 2 * req.maxIterations,
                 "memory": self._notes("schema-notes"),
             },

@@ -170,6 +170,25 @@ class ProposeArgs(BaseModel):
     maxCandidates: int = Field(default=8, ge=1, le=50)
 
 
+class ProposeToolArgs(ProposeArgs):
+    """`propose_knowledge_assets` as the model calls it: the discovery statements by reference.
+
+    The workflow resolves the reference (workflows/statement_refs.py) and the activity
+    receives plain `ProposeArgs`, so the model never has to repeat every statement's
+    sentence and provenance.
+    """
+
+    statements: list[Statement] = Field(
+        default_factory=list,
+        description="Statements of your own, each quoting its source sentence (the "
+        "discovery statements travel by statementsRef)",
+    )
+    statementsRef: str | None = Field(
+        default=None,
+        description="'/research/statements.json': every statement discovery found",
+    )
+
+
 class ScoreArgs(BaseModel):
     candidates: list[dict[str, Any]] = Field(description="Candidate JSON-LD assets with ids")
     threshold: float | None = Field(default=None, ge=0, le=1)
@@ -269,7 +288,8 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
         "Turn relevant statements into candidate JSON-LD Knowledge Assets: one claim per "
         "fact carrying every evidence item, both ends resolved against the DKG and linked "
         "by UAL, new entities proposed beside them, DKG corroboration and contradiction "
-        "records attached, with knowledge and provenance triplets."
+        "records attached, with knowledge and provenance triplets. Pass statementsRef "
+        "'/research/statements.json' for every statement discovery found."
     ),
     "score_candidates": (
         "Validate candidates: required fields, duplicates, contradictions with existing assets, "
@@ -286,7 +306,7 @@ TOOL_ARGS: dict[str, type[BaseModel]] = {
     "dkg_find_duplicates": FindDuplicatesArgs,
     "web_search": SearchArgs,
     "extract_statements": ExtractArgs,
-    "propose_knowledge_assets": ProposeArgs,
+    "propose_knowledge_assets": ProposeToolArgs,
     "score_candidates": ScoreToolArgs,
 }
 

@@ -172,6 +172,13 @@ def discovery(turn: Turn) -> list[Call] | str:
     )
 
 
+def _statements_arg(payload: dict[str, Any]) -> dict[str, Any]:
+    """The task's statements as propose takes them: by its reference when it gives one
+    (the task then shows only a compact view of each, workflows/statement_refs.py)."""
+    ref = payload.get("statementsRef")
+    return {"statementsRef": ref} if ref else {"statements": payload.get("statements", [])}
+
+
 def enrichment(turn: Turn) -> list[Call] | str:
     statements = turn.payload.get("statements", [])
     tags = turn.payload.get("domainTags", [])
@@ -220,7 +227,7 @@ def enrichment(turn: Turn) -> list[Call] | str:
             ),
             turn.call(
                 "propose_knowledge_assets",
-                statements=statements,
+                **_statements_arg(turn.payload),
                 links=links,
                 domainTags=tags,
                 query=turn.payload.get("query", ""),

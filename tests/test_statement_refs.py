@@ -1,0 +1,81 @@
+"""Discovery statements travel to enrichment by reference (workflows/statement_refs.py)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from workflows.agent_tools import activity_tool
+from workflows.candidate_refs import CandidateLedger
+from workflows.local_model import LocalModel
+from workflows.statement_refs import (
+    STATEMENTS_FILE,
+    resolve_statements,
+    statement_view,
+    unknown_ref,
+)
+from workflows.tool_contracts import ProposeToolArgs, Statement
+
+FOUND = {
+    "subject": "Ganfeng Lithium", "subjectUal": "did:dkg:otp/0xabc/7",
+    "subjectType": "Organization", "predicate": "supplies", "object": "Tesla",
+    "objectUal": None, "goods": "lithium hydroxide",
+    "sentence": "Ganfeng Lithium supplies lithium hydroxide to Tesla.", "source": "https://x.test/a",
+    "passageId": "p-3", "start": 120, "end": 172, "published": "2026-01-02", "tier": "news",
+    "negated": False, "hedged": True, "method": "dependency", "relevance": 0.61,
+}  # fmt: skip
+OWN = Statement(subject="Tesla", predicate="operatesIn", object="Nevada",
+                sentence="Tesla runs a plant in Nevada.", source="https://x.test/b")  # fmt: skip
+
+
+def test_the_model_sees_what_a_statement_relates_without_its_provenance() -> None:
+    view = statement_view(4, FOUND)
+    assert view == {
+        "id": 4, "subject": "Ganfeng Lithium", "subjectUal": "did:dkg:otp/0xabc/7",
+        "subjectType": "Organization", "predicate": "supplies", "object": "Tesla",
+        "goods": "lithium hydroxide", "relevance": 0.61, "hedged": True,
+    }  # fmt: skip
+
+
+def test_the_reference_stands_for_every_discovery_statement_and_own_statements_follow() -> None:
+    args = ProposeToolArgs(statementsRef=STATEMENTS_FILE, statements=[OWN], query="q",
+                           links={"Tesla": "did:dkg:otp/0xabc/9"}, maxCandidates=5)  # fmt: skip
+    resolved = resolve_statements(args, [FOUND, {**FOUND, "object": "BYD"}])
+    assert [s.object for s in resolved.statements] == ["Tesla", "BYD", "Nevada"]
+    assert resolved.statements[0].sentence == FOUND["sentence"]
+    assert (resolved.query, resolved.links, resolved.maxCandidates) == (
+        "q", {"Tesla": "did:dkg:otp/0xabc/9"}, 5
+    )
+    assert not hasattr(resolved, "statementsRef")
+
+
+def test_without_the_reference_only_the_models_own_statements_are_proposed() -> None:
+    resolved = resolve_statements(ProposeToolArgs(statements=[OWN]), [FOUND])
+    assert [s.object for s in resolved.statements] == ["Nevada"]
+
+
+def test_an_unknown_reference_is_refused_naming_the_right_one() -> None:
+    assert unknown_ref(ProposeToolArgs(statementsRef=STATEMENTS_FILE)) is None
+    assert unknown_ref(ProposeToolArgs()) is None
+    refusal = unknown_ref(ProposeToolArgs(statementsRef="/research/other.json"))
+    assert refusal and "/research/other.json" in refusal and STATEMENTS_FILE in refusal
+
+
+async def test_the_tool_refuses_an_unknown_reference_before_any_activity_runs() -> None:
+    # Outside a workflow a dispatch would raise: the refusal answers first.
+    tool = activity_tool("propose_knowledge_assets", routing=None, ledger=CandidateLedger())  # type: ignore[arg-type]
+    answer: dict[str, Any] = json.loads(await tool.coroutine(statementsRef="/elsewhere"))  # type: ignore[misc]
+    assert answer["success"] is False and STATEMENTS_FILE in answer["error"]
+
+
+def test_the_rules_model_is_sent_no_tool_schemas() -> None:
+    tool = activity_tool("dkg_get_asset", routing=None)  # type: ignore[arg-type]
+    bound = LocalModel(model="rules").bind_tools([tool], tool_choice="auto")
+    assert bound.kwargs == {"tool_choice": "auto"}
+
+
+@pytest.mark.parametrize("ref", [None, STATEMENTS_FILE])
+def test_the_model_facing_arguments_accept_a_call_with_no_statements(ref: str | None) -> None:
+    assert ProposeToolArgs(statementsRef=ref).statements == []
