@@ -27,6 +27,7 @@ from activities.search import CorpusSearch, SearchActivities, TavilySearch
 from activities.statements import StatementActivities
 from activities.validation import ValidationActivities
 from kminer.config import Settings
+from kminer.payload_converter import data_converter
 from kminer.principal_propagation import PrincipalInterceptor
 from kminer.telemetry import telemetry_runtime
 from kminer.tracing import tracing_interceptors
@@ -61,6 +62,7 @@ def deepagents_plugin(settings: Settings, engine: Any = None, model_provider: An
     return DeepAgentsPlugin(
         model_provider=model_provider or build_model_provider(settings.openai_base_url),
         backends=backends,
+        data_converter=data_converter(),
     )
 
 

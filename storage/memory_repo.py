@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import update
+from sqlalchemy import insert, update
+from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from storage.tables import MemoryAppend, MemoryNote, utcnow
 from workflows.contracts import NOTE_NAMES, memory_path
@@ -17,6 +18,10 @@ NOTE_TITLES = {
     "schema-notes": "Schema Notes",
     "validation-rules": "Validation Rules",
 }
+
+
+class _Overtaken(Exception):
+    """Another writer updated the note between this append's read and its write."""
 
 
 class StaleNoteError(RuntimeError):
@@ -42,11 +47,14 @@ class MemoryRepository:
 
     def read_tags(self, tags: list[str]) -> dict[str, str]:
         """Path -> content for every note of the given tags (missing notes are empty)."""
-        notes: dict[str, str] = {}
-        for tag in tags:
-            for name in NOTE_NAMES:
-                note = self.read(tag, name)
-                notes[memory_path(tag, name)] = note.content if note else ""
+        notes = {memory_path(tag, name): "" for tag in tags for name in NOTE_NAMES}
+        query = sa_select(MemoryNote.domain_tag, MemoryNote.name, MemoryNote.content).where(
+            col(MemoryNote.domain_tag).in_(tags)
+        )
+        with self._engine.connect() as conn:
+            for tag, name, content in conn.execute(query):
+                if memory_path(tag, name) in notes:
+                    notes[memory_path(tag, name)] = content
         return notes
 
     def list_notes(self, tag: str | None = None) -> list[MemoryNote]:
@@ -118,54 +126,55 @@ class MemoryRepository:
         """
         path = memory_path(tag, name)
         text = "\n".join(f"- {line.strip()}" for line in lines if line.strip())
+        ledger = (
+            (MemoryAppend.run_id == run_id) & (MemoryAppend.domain_tag == tag)
+            & (MemoryAppend.name == name) & (MemoryAppend.step == step)
+        )  # fmt: skip
+        this_note = (MemoryNote.domain_tag == tag) & (MemoryNote.name == name)
+        # Plain statements, not an ORM session: every run appends six times, and the
+        # rows are never needed as objects here.
         for _ in range(20):
-            with Session(self._engine) as session:
-                done = session.exec(
-                    select(MemoryAppend).where(
-                        MemoryAppend.run_id == run_id,
-                        MemoryAppend.domain_tag == tag,
-                        MemoryAppend.name == name,
-                        MemoryAppend.step == step,
-                    )
-                ).first()
-                note = session.exec(
-                    select(MemoryNote).where(MemoryNote.domain_tag == tag, MemoryNote.name == name)
-                ).first()
-                if done is not None:
-                    return AppendOutcome(path, False, note.version if note else 0)
-                try:
+            try:
+                with self._engine.begin() as conn:
+                    done = conn.execute(sa_select(MemoryAppend.id).where(ledger)).first()
+                    note = conn.execute(
+                        sa_select(MemoryNote.id, MemoryNote.content, MemoryNote.version).where(
+                            this_note
+                        )
+                    ).first()
+                    if done is not None:
+                        return AppendOutcome(path, False, note.version if note else 0)
+                    now = utcnow()
                     if note is None:
                         header = f"# {NOTE_TITLES.get(name, name)} - {tag}\n"
-                        note = MemoryNote(
-                            domain_tag=tag,
-                            name=name,
-                            content=f"{header}\n## Run {run_id} ({step})\n{text}\n",
-                            version=1,
-                            updated_by_run=run_id,
-                        )
-                        session.add(note)
+                        conn.execute(
+                            insert(MemoryNote).values(
+                                domain_tag=tag, name=name,
+                                content=f"{header}\n## Run {run_id} ({step})\n{text}\n",
+                                version=1, updated_at=now, updated_by_run=run_id,
+                            )
+                        )  # fmt: skip
                         version = 1
                     else:
                         version = note.version + 1
-                        content = f"{note.content}\n## Run {run_id} ({step})\n{text}\n"
-                        result = session.execute(
+                        result = conn.execute(
                             update(MemoryNote)
                             .where(MemoryNote.id == note.id, MemoryNote.version == note.version)
                             .values(
-                                content=content,
-                                version=version,
-                                updated_at=utcnow(),
-                                updated_by_run=run_id,
+                                content=f"{note.content}\n## Run {run_id} ({step})\n{text}\n",
+                                version=version, updated_at=now, updated_by_run=run_id,
                             )
-                        )
+                        )  # fmt: skip
                         if result.rowcount != 1:
-                            session.rollback()
-                            continue
-                    session.add(MemoryAppend(run_id=run_id, domain_tag=tag, name=name, step=step))
-                    session.commit()
-                    return AppendOutcome(path, True, version)
-                except IntegrityError:
-                    # Another writer created the note or the ledger row first: look again.
-                    session.rollback()
-                    continue
+                            raise _Overtaken
+                    conn.execute(
+                        insert(MemoryAppend).values(
+                            run_id=run_id, domain_tag=tag, name=name, step=step, created_at=now
+                        )
+                    )
+                return AppendOutcome(path, True, version)
+            except (IntegrityError, _Overtaken):
+                # Another writer created the note or the ledger row, or moved the note on,
+                # first: everything of this attempt is rolled back; look again.
+                continue
         raise RuntimeError(f"could not append to {path}: too much contention")

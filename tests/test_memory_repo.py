@@ -96,6 +96,21 @@ def test_read_tags_returns_every_note_path(engine: Engine) -> None:
         conn.execute(text("SELECT 1"))
 
 
+def test_read_tags_gives_each_notes_content_and_only_the_asked_tags(engine: Engine) -> None:
+    repo = MemoryRepository(engine)
+    for tag, name in [("t1", "schema-notes"), ("t2", "discovery-notes"), ("t3", "schema-notes")]:
+        repo.append(run_id="r", step="s", tag=tag, name=name, lines=[f"{tag} {name}"])
+    notes = repo.read_tags(["t1", "t2"])
+    assert list(notes) == [
+        f"/memories/knowledge/{t}/{n}.md"
+        for t in ("t1", "t2") for n in ("discovery-notes", "schema-notes", "validation-rules")
+    ]  # fmt: skip
+    assert "- t1 schema-notes" in notes["/memories/knowledge/t1/schema-notes.md"]
+    assert "- t2 discovery-notes" in notes["/memories/knowledge/t2/discovery-notes.md"]
+    assert notes["/memories/knowledge/t1/discovery-notes.md"] == ""
+    assert repo.read_tags([]) == {}
+
+
 def test_put_refuses_a_write_based_on_a_stale_read(engine: Engine) -> None:
     from storage.memory_repo import StaleNoteError
 
