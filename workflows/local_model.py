@@ -1,16 +1,24 @@
-"""Model calls of the offline rules policy as local activities.
+"""Model calls of the offline rules policy: decided in the workflow itself.
 
 The plugin's `TemporalModel` sends every generation to the task queue as an activity:
-right for a provider model, whose call takes seconds, may be rate-limited and must
-heartbeat. The `rules` policy answers from the worker's own code in milliseconds, and
-each queued call costs two server round trips and a workflow task (a run made nine of
-them, bench/history.py). `LocalModel` runs the same activity (`deepagents.invoke_model`,
-same input, same output) beside the workflow instead, as Temporal advises for short
-steps: its result is still recorded in history, so a replay does not call it again.
+right for a provider model, whose answer is nondeterministic, takes seconds, may be
+rate-limited and must heartbeat. The `rules` policy (`activities/agents/policy.py`) is
+none of that: a pure function of the conversation, answering in microseconds. As an
+activity, even a local one, each of a run's nine calls serialized the whole conversation
+(10 to 25 kB), crossed to the activity worker and back, and cost a workflow activation:
+more worker CPU than the decision itself. `LocalModel` therefore decides in the
+workflow, as any deterministic workflow logic does (50 concurrent runs on one worker:
+p95 10.1 s -> 8.9 s, bench/throughput.py, 2026-11-25).
 
-Only a run whose model is `rules` and which has no model queue gets it
-(`model_for`); any other model keeps the plugin's queued call. Runs recorded before
-this change replay their model calls as the activities they were (`LOCAL_MODEL_PATCH`).
+Being workflow code has the workflow-code rule: a change to what the policy decides goes
+behind `workflow.patched`, or a run recorded before it (one waiting in review, say)
+diverges on replay. tests/test_replay_previous_release.py replays histories recorded
+with the policy deciding here, so such a change fails CI.
+
+Only a run whose model is `rules` and which has no model queue gets it (`model_for`);
+any other model keeps the plugin's queued call. Runs recorded before replay their model
+calls as they made them: as queued activities (no `LOCAL_MODEL_PATCH`) or as local
+activities (no `POLICY_IN_WORKFLOW_PATCH`).
 """
 
 from __future__ import annotations
@@ -29,7 +37,10 @@ with workflow.unsafe.imports_passed_through():
     from temporalio.deepagents import _serde as plugin_serde
     from temporalio.deepagents._model import _as_message_chunk
 
+    from activities.agents.policy import RulesPolicyModel
+
 LOCAL_MODEL_PATCH = "rules-model-calls-local"
+POLICY_IN_WORKFLOW_PATCH = "rules-policy-in-workflow"
 # The policy computed beside the workflow, whose calls are short enough to run locally.
 LOCAL_POLICY = "rules"
 # Options a local activity keeps; queue and heartbeat options are for queued ones only,
@@ -39,12 +50,13 @@ LOCAL_TIMEOUT = timedelta(seconds=30)
 
 
 class LocalModel(TemporalModel):
-    """`TemporalModel` whose generations run as local activities (see the module doc)."""
+    """`TemporalModel` of the rules policy, deciding in the workflow (see the module doc)."""
 
     def bind_tools(self, tools: Sequence[Any], *, tool_choice: Any = None, **kwargs: Any) -> Any:
         # The rules policy knows its tools by role and ignores any binding
         # (`RulesPolicyModel.bind_tools`). Their JSON schemas, 9 to 18 kB a call, would be
-        # built and serialized into every call only to be dropped on arrival.
+        # built for every call (and, replaying a run whose calls were activities, serialized
+        # into each) only to be ignored.
         if tool_choice is not None:
             kwargs["tool_choice"] = tool_choice
         return self.bind(**kwargs)
@@ -56,6 +68,8 @@ class LocalModel(TemporalModel):
         run_manager: Any = None,
         **kwargs: Any,
     ) -> ChatResult:
+        if workflow.patched(POLICY_IN_WORKFLOW_PATCH):
+            return RulesPolicyModel()._generate(messages)
         if not workflow.patched(LOCAL_MODEL_PATCH):
             return await super()._agenerate(messages, stop, run_manager, **kwargs)
         options = {k: v for k, v in (self.activity_options or {}).items() if k in LOCAL_OPTIONS}

@@ -4,6 +4,10 @@ It answers each model call the way a careful LLM would, but deterministically:
 read the role from the system prompt, look at which tools already answered, and
 emit the next tool calls (several at once where they are independent). The
 tools do the work; this only decides the order and writes the final JSON.
+
+It is workflow code: a run decides with it in the workflow (workflows/local_model.py),
+so it does no I/O, reads no clock and draws no random number, and a change to what it
+decides goes behind `workflow.patched` like any change of a workflow's commands.
 """
 
 from __future__ import annotations
