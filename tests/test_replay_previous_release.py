@@ -1,5 +1,9 @@
-"""Histories recorded by the previous release (commit 9afa725, before issue 10) replay
-against the current workflow code; a deliberately non-deterministic change fails them."""
+"""Recorded histories replay against the current workflow code; a deliberately
+non-deterministic change fails them.
+
+Recorded by the release before issue 10 (commit 9afa725), and by the first with the rules
+policy deciding in the workflow (commit 63cce09): a change to what that policy decides
+fails these replays unless it goes behind `workflow.patched`."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from temporalio import workflow
 from temporalio.client import WorkflowHistory
 from temporalio.worker import Replayer, UnsandboxedWorkflowRunner
 
+from activities.agents import policy
 from kminer.config import Settings
 from kminer.worker import deepagents_plugin
 from workflows.mining import MiningWorkflow
@@ -21,7 +26,10 @@ HISTORIES = Path(__file__).parent / "fixtures" / "histories"
 RECORDED = {
     "previous_release_completed.json.gz": "prev-auto",  # review auto, published
     "previous_release_reviewed.json.gz": "prev-reviewed",  # waited, decide update, published
+    "policy_in_workflow_completed.json.gz": "prev-auto",
+    "policy_in_workflow_reviewed.json.gz": "prev-reviewed",
 }
+POLICY_IN_WORKFLOW = sorted(n for n in RECORDED if n.startswith("policy_in_workflow"))
 
 
 def _history(name: str) -> WorkflowHistory:
@@ -45,7 +53,7 @@ async def test_the_previous_release_replays_on_the_current_code(
     name: str, settings: Settings
 ) -> None:
     history = _history(name)
-    assert len(history.events) > 100
+    assert len(history.events) > 50
     replayer = Replayer(workflows=[MiningWorkflow], plugins=[deepagents_plugin(settings)])
     replayed = await replayer.replay_workflow(history, raise_on_replay_failure=False)
     assert replayed.replay_failure is None, replayed.replay_failure
@@ -58,6 +66,18 @@ async def test_a_non_deterministic_change_fails_the_replay(name: str, settings: 
         plugins=[deepagents_plugin(settings)],
         workflow_runner=UnsandboxedWorkflowRunner(),
     )
+    replayed = await replayer.replay_workflow(_history(name), raise_on_replay_failure=False)
+    assert replayed.replay_failure is not None
+    assert "nondetermin" in str(replayed.replay_failure).lower()
+
+
+@pytest.mark.parametrize("name", POLICY_IN_WORKFLOW)
+async def test_a_policy_deciding_otherwise_fails_the_replay(
+    name: str, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Validation finishing at once instead of scoring: a different command sequence.
+    monkeypatch.setitem(policy.POLICIES, "validation", lambda turn: policy._final("done"))
+    replayer = Replayer(workflows=[MiningWorkflow], plugins=[deepagents_plugin(settings)])
     replayed = await replayer.replay_workflow(_history(name), raise_on_replay_failure=False)
     assert replayed.replay_failure is not None
     assert "nondetermin" in str(replayed.replay_failure).lower()
