@@ -50,25 +50,10 @@ class AuditLog:
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
 
-    def record(
-        self,
-        *,
-        run_id: str | None,
-        kind: str,
-        tool: str,
-        principal: str | None,
-        detail: dict[str, Any],
-        event_key: str | None = None,
-        result_count: int = 1,
-    ) -> bool:
-        """Write one event; False if an event with this (run, key) is already there."""
-        return insert_event(
-            self._engine,
-            self.event(
-                run_id=run_id, kind=kind, tool=tool, principal=principal, detail=detail,
-                event_key=event_key, result_count=result_count,
-            ),
-        )  # fmt: skip
+    def record(self, **fields: Any) -> bool:
+        """Write one event (`fields` as `event` takes them); False if an event with this
+        (run, key) is already there."""
+        return insert_event(self._engine, self.event(**fields))
 
     def record_many(self, events: list[AuditEvent]) -> int:
         """Write events at once (see `insert_events`); how many were new."""
