@@ -14,6 +14,7 @@ from workflows.statement_refs import (
     STATEMENTS_FILE,
     resolve_statements,
     statement_view,
+    statement_views,
     unknown_ref,
 )
 from workflows.tool_contracts import ProposeToolArgs, Statement
@@ -37,6 +38,13 @@ def test_the_model_sees_what_a_statement_relates_without_its_provenance() -> Non
         "subjectType": "Organization", "predicate": "supplies", "object": "Tesla",
         "goods": "lithium hydroxide", "relevance": 0.61, "hedged": True,
     }  # fmt: skip
+
+
+def test_each_statement_is_numbered_by_its_place_in_the_list() -> None:
+    views = statement_views([FOUND, {**FOUND, "object": "BYD", "hedged": False}])
+    assert [(v["id"], v["object"]) for v in views] == [(0, "Tesla"), (1, "BYD")]
+    assert "hedged" not in views[1]
+    assert statement_views([]) == []
 
 
 def test_the_reference_stands_for_every_discovery_statement_and_own_statements_follow() -> None:

@@ -49,6 +49,5 @@ def resolve_statements(args: ProposeToolArgs, statements: list[dict[str, Any]]) 
     statements the model wrote itself follow them."""
     given = [s.model_dump() for s in args.statements]
     by_ref = list(statements) if args.statementsRef == STATEMENTS_FILE else []
-    return ProposeArgs.model_validate(
-        {**args.model_dump(exclude={"statements", "statementsRef"}), "statements": by_ref + given}
-    )
+    # ProposeArgs has no statementsRef (it ignores the key); the statements are replaced.
+    return ProposeArgs.model_validate({**args.model_dump(), "statements": by_ref + given})
