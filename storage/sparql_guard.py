@@ -8,7 +8,6 @@ Keywords are read only to word the refusal and to name the result's form.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any, Literal
 
 from pyoxigraph import QueryBoolean, QuerySolutions, Store
@@ -28,7 +27,6 @@ _IRI_CHARS = re.compile(r"[^<>\"{}|^`\\\s]*>")
 _PLAIN_RUN = re.compile(r"[^#'\"<]+")
 
 
-@lru_cache(maxsize=256)  # a query is checked for depth, then for keywords
 def strip_ignorable(sparql: str) -> str:
     """The query with comments, strings and IRIs blanked, in one linear pass.
 
@@ -73,24 +71,27 @@ class SparqlRefused(Exception):
     """Raised for queries that are not read-only or do not parse."""
 
 
+def _words(stripped: str) -> list[str]:
+    return [w.upper() for w in re.findall(r"(?<![\w:?$@-])[A-Za-z]+(?![\w:])", stripped)]
+
+
 def keywords(sparql: str) -> list[str]:
     """Bare keywords of a query, ignoring comments, strings, IRIs, names and variables."""
-    stripped = strip_ignorable(sparql)
-    return [w.upper() for w in re.findall(r"(?<![\w:?$@-])[A-Za-z]+(?![\w:])", stripped)]
+    return _words(strip_ignorable(sparql))
+
+
+def _form(words: list[str]) -> str:
+    return next((w for w in words if w not in ("PREFIX", "BASE")), "")
 
 
 def query_form(sparql: str) -> str:
     """The first keyword after PREFIX/BASE declarations (labels results; not a guard)."""
-    words = keywords(sparql)
-    while words and words[0] in ("PREFIX", "BASE"):
-        words.pop(0)
-    return words[0] if words else ""
+    return _form(keywords(sparql))
 
 
-def nesting_depth(sparql: str) -> int:
-    """Deepest bracket nesting of a query, strings, comments and IRIs left out (no recursion)."""
+def _depth(stripped: str) -> int:
     depth = deepest = 0
-    for ch in strip_ignorable(sparql):
+    for ch in stripped:
         if ch in _OPENERS:
             depth += 1
             deepest = max(deepest, depth)
@@ -99,29 +100,40 @@ def nesting_depth(sparql: str) -> int:
     return deepest
 
 
-def check_query_size(sparql: str) -> None:
-    """Refuse a query too long or too deeply nested to parse safely, naming the limit."""
+def nesting_depth(sparql: str) -> int:
+    """Deepest bracket nesting of a query, strings, comments and IRIs left out (no recursion)."""
+    return _depth(strip_ignorable(sparql))
+
+
+def check_query_size(sparql: str) -> str:
+    """Refuse a query too long or too deeply nested to parse safely, naming the limit.
+
+    Returns the query stripped (`strip_ignorable`), so the checks after this one do not
+    scan it again.
+    """
     if len(sparql) > MAX_QUERY_CHARS:
         raise SparqlRefused(
             f"query of {len(sparql):,} characters refused: at most {MAX_QUERY_CHARS:,} allowed"
         )
-    depth = nesting_depth(sparql)
+    stripped = strip_ignorable(sparql)
+    depth = _depth(stripped)
     if depth > MAX_QUERY_DEPTH:
         raise SparqlRefused(
             f"query nested {depth} levels deep refused: at most {MAX_QUERY_DEPTH} allowed"
         )
+    return stripped
 
 
 def parse_read_query(store: Store, sparql: str, prefixes: dict[str, str], **options: Any) -> Any:
     """Run `store.query` on a read-only query; refuse everything else with a clear reason."""
-    check_query_size(sparql)
-    if "SERVICE" in keywords(sparql):
+    words = _words(check_query_size(sparql))
+    if "SERVICE" in words:
         # pyoxigraph would really fetch a remote endpoint: no outbound calls from a tool.
         raise SparqlRefused(f"federated SERVICE queries are not allowed; {READ_ONLY}")
     try:
         return store.query(sparql, prefixes=prefixes, **options)
     except SyntaxError as exc:
-        form = query_form(sparql)
+        form = _form(words)
         if form in UPDATE_WORDS:
             raise SparqlRefused(f"SPARQL update ({form}) refused: {READ_ONLY}") from exc
         raise SparqlRefused(f"SPARQL syntax error: {exc}. Note: {READ_ONLY}") from exc
