@@ -8,16 +8,15 @@ from typing import Any
 import pytest
 
 from workflows.agent_tools import activity_tool
-from workflows.candidate_refs import CandidateLedger
+from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger
 from workflows.local_model import LocalModel
 from workflows.statement_refs import (
     STATEMENTS_FILE,
     resolve_statements,
     statement_view,
     statement_views,
-    unknown_ref,
 )
-from workflows.tool_contracts import ProposeToolArgs, Statement
+from workflows.tool_contracts import ProposeToolArgs, Statement, unknown_reference
 
 FOUND = {
     "subject": "Ganfeng Lithium", "subjectUal": "did:dkg:otp/0xabc/7",
@@ -65,9 +64,9 @@ def test_without_the_reference_only_the_models_own_statements_are_proposed() -> 
 
 
 def test_an_unknown_reference_is_refused_naming_the_right_one() -> None:
-    assert unknown_ref(ProposeToolArgs(statementsRef=STATEMENTS_FILE)) is None
-    assert unknown_ref(ProposeToolArgs()) is None
-    refusal = unknown_ref(ProposeToolArgs(statementsRef="/research/other.json"))
+    assert unknown_reference("statementsRef", STATEMENTS_FILE, STATEMENTS_FILE) is None
+    assert unknown_reference("statementsRef", None, STATEMENTS_FILE) is None
+    refusal = unknown_reference("statementsRef", "/research/other.json", STATEMENTS_FILE)
     assert refusal and "/research/other.json" in refusal and STATEMENTS_FILE in refusal
 
 
@@ -76,6 +75,13 @@ async def test_the_tool_refuses_an_unknown_reference_before_any_activity_runs() 
     tool = activity_tool("propose_knowledge_assets", routing=None, ledger=CandidateLedger())  # type: ignore[arg-type]
     answer: dict[str, Any] = json.loads(await tool.coroutine(statementsRef="/elsewhere"))  # type: ignore[misc]
     assert answer["success"] is False and STATEMENTS_FILE in answer["error"]
+
+
+async def test_the_score_tool_refuses_an_unknown_candidates_reference_the_same_way() -> None:
+    tool = activity_tool("score_candidates", routing=None, ledger=CandidateLedger())  # type: ignore[arg-type]
+    answer: dict[str, Any] = json.loads(await tool.coroutine(candidatesRef="/elsewhere"))  # type: ignore[misc]
+    assert answer["success"] is False
+    assert answer["error"] == f"unknown candidatesRef '/elsewhere': use {CANDIDATES_FILE}"
 
 
 def test_the_rules_model_is_sent_no_tool_schemas() -> None:

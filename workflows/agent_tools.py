@@ -16,7 +16,7 @@ from temporalio import workflow
 from temporalio.common import RetryPolicy
 
 from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger
-from workflows.statement_refs import resolve_statements, unknown_ref
+from workflows.statement_refs import STATEMENTS_FILE, resolve_statements
 from workflows.tool_contracts import (
     TOOL_ARGS,
     TOOL_DESCRIPTIONS,
@@ -24,6 +24,7 @@ from workflows.tool_contracts import (
     ScoreToolArgs,
     ToolMetadata,
     ToolResponse,
+    unknown_reference,
 )
 
 with workflow.unsafe.imports_passed_through():
@@ -85,12 +86,11 @@ def activity_tool(name: str, routing: ToolRouting, ledger: Ledger | None = None)
         run_ledger = ledger() if callable(ledger) else ledger
         refused: str | None = None
         if isinstance(args, ScoreToolArgs):
-            if args.candidatesRef not in (None, CANDIDATES_FILE):
-                refused = f"unknown candidatesRef {args.candidatesRef!r}: use {CANDIDATES_FILE}"
-            else:
+            refused = unknown_reference("candidatesRef", args.candidatesRef, CANDIDATES_FILE)
+            if not refused:
                 args = (run_ledger or CandidateLedger()).resolve(args)
         elif isinstance(args, ProposeToolArgs):
-            refused = unknown_ref(args)
+            refused = unknown_reference("statementsRef", args.statementsRef, STATEMENTS_FILE)
             if not refused:
                 args = resolve_statements(args, run_ledger.statements if run_ledger else [])
         if refused:

@@ -37,13 +37,6 @@ def statement_views(statements: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [statement_view(i, s) for i, s in enumerate(statements)]
 
 
-def unknown_ref(args: ProposeToolArgs) -> str | None:
-    """Why a call's reference is refused, or None when it names the statements file."""
-    if args.statementsRef in (None, STATEMENTS_FILE):
-        return None
-    return f"unknown statementsRef {args.statementsRef!r}: use {STATEMENTS_FILE}"
-
-
 def resolve_statements(args: ProposeToolArgs, statements: list[dict[str, Any]]) -> ProposeArgs:
     """The activity's arguments: the reference stands for every discovery statement, and
     statements the model wrote itself follow them."""

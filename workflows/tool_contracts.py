@@ -189,6 +189,12 @@ class ProposeToolArgs(ProposeArgs):
     )
 
 
+def unknown_reference(field: str, given: str | None, known: str) -> str | None:
+    """Why a model's reference (`statementsRef`, `candidatesRef`) is refused, naming the one
+    to use; None when it gives that one, or none."""
+    return None if given in (None, known) else f"unknown {field} {given!r}: use {known}"
+
+
 class ScoreArgs(BaseModel):
     candidates: list[dict[str, Any]] = Field(description="Candidate JSON-LD assets with ids")
     threshold: float | None = Field(default=None, ge=0, le=1)
