@@ -19,15 +19,17 @@ def args_hash(args: Any) -> str:
     return hashlib.sha256(body.encode()).hexdigest()[:16]
 
 
-def insert_event(engine: Engine, event: AuditEvent) -> bool:
-    """Write one event in a single INSERT; False if its (run, key) is already there.
+def _insert(engine: Engine, events: list[AuditEvent]) -> None:
+    # A plain INSERT costs the worker a fraction of an ORM session's unit of work (every
+    # tool call of every run writes one), and the rows are never read back here.
+    with engine.begin() as conn:
+        conn.execute(insert(AuditEvent), [e.model_dump(exclude={"id"}) for e in events])
 
-    Every tool call of every run writes one: a plain INSERT costs the worker a fraction of
-    an ORM session's unit of work, and the row is never read back here.
-    """
+
+def insert_event(engine: Engine, event: AuditEvent) -> bool:
+    """Write one event; False if its (run, key) is already there."""
     try:
-        with engine.begin() as conn:
-            conn.execute(insert(AuditEvent), [event.model_dump(exclude={"id"})])
+        _insert(engine, [event])
     except IntegrityError:
         return False  # a retried activity already wrote this event
     return True
@@ -39,8 +41,7 @@ def insert_events(engine: Engine, events: list[AuditEvent]) -> int:
     if not events:
         return 0
     try:
-        with engine.begin() as conn:
-            conn.execute(insert(AuditEvent), [e.model_dump(exclude={"id"}) for e in events])
+        _insert(engine, events)
     except IntegrityError:
         return sum(insert_event(engine, e) for e in events)
     return len(events)

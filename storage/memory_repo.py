@@ -53,8 +53,8 @@ class MemoryRepository:
         )
         with self._engine.connect() as conn:
             for tag, name, content in conn.execute(query):
-                if memory_path(tag, name) in notes:
-                    notes[memory_path(tag, name)] = content
+                if (path := memory_path(tag, name)) in notes:
+                    notes[path] = content
         return notes
 
     def list_notes(self, tag: str | None = None) -> list[MemoryNote]:
