@@ -7,13 +7,23 @@ dev server with an in-process worker, timed from start to result. An interceptor
 that worker records every activity it executes, regular and local (the function and
 its decoded arguments, in start order).
 
-Without Temporal: the same activity functions, the tools and the model policy alike,
-called one after another in this process with the recorded arguments, each inside
-`temporalio.testing.ActivityEnvironment` (an activity context, no server), against a
-fresh data dir (its own DKG, SQLite, memory) so publishing and memory writes do the
-same work again. What the direct path does not run: the workflow code itself (the
-agent graph stepping, the workspace), so the ratio charges that code to Temporal; and
-it runs sequentially what the workflow runs in parallel (research sub-questions).
+Without Temporal, against a fresh data dir (its own DKG, SQLite, memory) so publishing
+and memory writes do the same work again, in the order the run did them:
+
+- each subagent (discovery, enrichment, validation) runs as the same Deep Agents graph
+  (`workflows/agent_graphs.deep_agent`: the same middleware, prompt and task message, the
+  rules policy deciding in process, the same tool wrappers with their references) whose
+  tools call the activity functions directly and whose `/memories/` route is the SQL
+  backend itself; the loop starts from the ledger the run's loop started from;
+- every other recorded activity (research, memory, scoring, answer, publish, audit) is
+  called with its recorded arguments inside `temporalio.testing.ActivityEnvironment`
+  (an activity context, no server).
+
+What the direct path does not run: the workflow's own code between the loops (stages,
+workspace mirroring, review board), charged to Temporal; and it runs sequentially what
+the workflow runs in parallel (research sub-questions). Before 2026-11-25 the direct path
+replayed only the activities: it had no agent loop and, once the rules policy decided in
+the workflow, no model decision either (`direct_activities_s` keeps that figure).
 
 Each pair runs in fresh data dirs after one warm-up run (models loaded). The ratio is
 median(through Temporal) / median(direct). History events, bytes and actions come from
@@ -26,13 +36,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import copy
 import inspect
 import statistics
 import sys
 import tempfile
 import time
 import warnings
-from dataclasses import dataclass, replace
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -49,6 +61,7 @@ from temporalio.worker import (  # noqa: E402
     Interceptor,
 )
 
+from activities.agents.policy import RulesPolicyModel  # noqa: E402
 from bench.history import measure_run  # noqa: E402
 from bench.procs import fresh_settings, in_process_worker  # noqa: E402
 from bench.results_file import record  # noqa: E402
@@ -56,11 +69,21 @@ from kminer.config import Settings  # noqa: E402
 from kminer.devserver import DevServer  # noqa: E402
 from kminer.runs import start_run  # noqa: E402
 from kminer.worker import Services, activities_for, connect, open_services  # noqa: E402
-from workflows.contracts import MiningRequest, Phase  # noqa: E402
+from storage.memory_backend import SqlMemoryBackend  # noqa: E402
+from storage.memory_repo import MemoryRepository  # noqa: E402
+from workflows import prompts  # noqa: E402
+from workflows.agent_graphs import RUN_SCOPE, RunScope, deep_agent, shared_backend  # noqa: E402
+from workflows.agent_tools import ToolRouting, activity_tools  # noqa: E402
+from workflows.candidate_refs import CandidateLedger  # noqa: E402
+from workflows.contracts import MiningRequest, Phase, Usage, memory_tags  # noqa: E402
+from workflows.subagents import SubagentRunner  # noqa: E402
+from workflows.tool_contracts import TOOL_ARGS  # noqa: E402
+from workflows.usage import UsageCounter  # noqa: E402
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 TAGS = ["supply_chain", "general_risk"]
 OVERHEAD_TARGET = 1.2
+TOOL_NAMES = frozenset(TOOL_ARGS)
 
 
 @dataclass
@@ -71,11 +94,34 @@ class Call:
     args: list[Any]
 
 
+@dataclass
+class Loop:
+    """One subagent loop of the run: what it was built and started from, and the span of
+    `Recorder.calls` its tools made (`first` to `end`)."""
+
+    role: str
+    prompt: str
+    tools: list[str]
+    subagent_tools: list[list[str]]
+    message: str
+    ledger: CandidateLedger
+    config: dict[str, Any]
+    first: int
+    end: int = -1
+
+
+@dataclass
+class Recording:
+    calls: list[Call] = field(default_factory=list)
+    loops: list[Loop] = field(default_factory=list)
+
+
 class Recorder(Interceptor):
     """Every activity execution of the worker: its function and decoded arguments."""
 
     def __init__(self) -> None:
-        self.calls: list[Call] = []
+        self.recording = Recording()
+        self.calls = self.recording.calls
 
     def intercept_activity(self, next: ActivityInboundInterceptor) -> ActivityInboundInterceptor:
         calls = self.calls
@@ -89,29 +135,161 @@ class Recorder(Interceptor):
         return Recording(next)
 
 
+class recording_loops:
+    """While open, `SubagentRunner._run` also notes each loop into `recording` (the bench's
+    in-process worker runs the workflow outside the sandbox, on these very classes)."""
+
+    def __init__(self, recording: Recording) -> None:
+        self.recording = recording
+        self.original = SubagentRunner._run
+
+    def __enter__(self) -> None:
+        original, recording = self.original, self.recording
+
+        async def run(runner: Any, role: str, prompt: str, tools: list[str], title: str,
+                      payload: dict[str, Any], subagents: Any = None) -> Any:  # fmt: skip
+            specs = subagents() if subagents else []
+            loop = Loop(
+                role=role, prompt=prompt, tools=list(tools),
+                subagent_tools=[[t.name for t in spec.get("tools", [])] for spec in specs],
+                message=prompts.task_message(title, payload),
+                ledger=copy.deepcopy(runner._ledger),
+                config={
+                    "recursion_limit": 20 + 10 * runner._request.maxIterations,
+                    "configurable": {"thread_id": runner._request.threadId},
+                    "runId": runner._ws.runId,
+                    "tags": memory_tags(runner._request.domainTags),
+                },
+                first=len(recording.calls),
+            )  # fmt: skip
+            out = await original(runner, role, prompt, tools, title, payload, subagents)
+            loop.end = len(recording.calls)
+            recording.loops.append(loop)
+            return out
+
+        SubagentRunner._run = run  # type: ignore[method-assign]
+
+    def __exit__(self, *exc: Any) -> None:
+        SubagentRunner._run = self.original  # type: ignore[method-assign]
+
+
 async def through_temporal(
     address: str, settings: Settings, services: Services
-) -> tuple[float, list[Call], dict[str, Any]]:
+) -> tuple[float, Recording, dict[str, Any]]:
     client = await connect(settings, address, services.engine)
     recorder = Recorder()
     worker = in_process_worker(client, settings, services, recorder)
-    async with worker:
-        request = MiningRequest(query=QUESTION, domainTags=TAGS, review="auto")
-        started = time.perf_counter()
-        handle = await start_run(client, settings.task_queue, request)
-        result = await handle.result()
-        seconds = time.perf_counter() - started
+    with recording_loops(recorder.recording):
+        async with worker:
+            request = MiningRequest(query=QUESTION, domainTags=TAGS, review="auto")
+            started = time.perf_counter()
+            handle = await start_run(client, settings.task_queue, request)
+            result = await handle.result()
+            seconds = time.perf_counter() - started
     assert result.phase == Phase.COMPLETED, result.phase
-    return seconds, recorder.calls, await measure_run(handle)
+    return seconds, recorder.recording, await measure_run(handle)
 
 
-async def direct(calls: list[Call], settings: Settings, services: Services) -> float:
-    """The recorded calls again, in order, without Temporal, on a fresh data dir."""
+class DirectMemory:
+    """A run's `/memories/` operations on the SQL backend itself (what the plugin's
+    backend activity would call on the worker)."""
+
+    def __init__(self, backend: SqlMemoryBackend) -> None:
+        self.backend = backend
+
+    async def _dispatch(self, op: str, *args: Any, **kwargs: Any) -> Any:
+        out = getattr(self.backend, op)(*args, **kwargs)
+        return await out if inspect.isawaitable(out) else out
+
+
+class DirectAgents:
+    """The run's subagents without Temporal: built once per bench process, like a worker's
+    shared graphs, each tool call made on this data dir's activity functions."""
+
+    def __init__(self) -> None:
+        self.graphs: dict[str, Any] = {}
+        self.fns: dict[str, Any] = {}
+        self.made: Counter[str] = Counter()
+        self.env = ActivityEnvironment()
+
+    async def dispatch(self, name: str, args: Any, routing: ToolRouting) -> Any:
+        self.made[name] += 1
+        out = self.env.run(self.fns[name], args)
+        return await out if inspect.isawaitable(out) else out
+
+    def graph(self, loop: Loop) -> Any:
+        graph = self.graphs.get(loop.role)
+        if graph is None:
+            tools = activity_tools(loop.tools, ledger=lambda: RUN_SCOPE.get().ledger,
+                                   dispatch=self.dispatch)  # fmt: skip
+            specs = [
+                {**spec, "tools": activity_tools(names, dispatch=self.dispatch)}
+                for spec, names in zip(prompts.SUBAGENT_SPECS, loop.subagent_tools, strict=False)
+            ]
+            graph = deep_agent(
+                loop.role, RulesPolicyModel(), tools, loop.prompt, specs, shared_backend()
+            )
+            self.graphs[loop.role] = graph
+        return graph
+
+    async def run(self, loop: Loop, memory: MemoryRepository) -> None:
+        graph = self.graph(loop)
+        config = loop.config
+        backend = SqlMemoryBackend(memory, config["runId"], config["tags"])
+        scope = RUN_SCOPE.set(RunScope(copy.deepcopy(loop.ledger), DirectMemory(backend)))  # type: ignore[arg-type]
+        try:
+            await graph.ainvoke(
+                {"messages": [{"role": "user", "content": loop.message}]},
+                config={
+                    "recursion_limit": config["recursion_limit"],
+                    "configurable": config["configurable"],
+                    "callbacks": [UsageCounter(Usage())],
+                },
+            )
+        finally:
+            RUN_SCOPE.reset(scope)
+
+
+async def direct(
+    recording: Recording, agents: DirectAgents, settings: Settings, services: Services
+) -> float:
+    """The run again without Temporal, on a fresh data dir: its subagent loops run directly
+    and the rest of its recorded calls are replayed, all in the order the run made them."""
+    fresh = {a.__temporal_activity_definition.name: a for a in activities_for(settings, services)}
+    agents.fns = fresh
+    agents.made.clear()
+    memory = MemoryRepository(services.engine)
+    env = ActivityEnvironment()
+    calls = recording.calls
+    in_loops = {i for loop in recording.loops for i in range(loop.first, loop.end)}
+    starting: dict[int, list[Loop]] = {}
+    for loop in recording.loops:
+        starting.setdefault(loop.first, []).append(loop)
+    started = time.perf_counter()
+    for index in range(len(calls) + 1):
+        for loop in starting.get(index, []):
+            await agents.run(loop, memory)
+        if index < len(calls) and index not in in_loops:
+            call = calls[index]
+            out = env.run(fresh.get(call.name, call.fn), *call.args)
+            if inspect.isawaitable(out):
+                await out
+    seconds = time.perf_counter() - started
+    # The same tool calls as the run's loops (a check that the direct loops did its work).
+    ran = Counter(calls[i].name for i in in_loops if calls[i].name in TOOL_NAMES)
+    if ran != agents.made:
+        print(f"note: direct loops made {dict(agents.made)}, the run's loops {dict(ran)}")
+    return seconds
+
+
+async def replay(calls: list[Call], settings: Settings, services: Services) -> float:
+    """Every recorded call again, in order, without Temporal and without agent loops (the
+    direct path before 2026-11-25), on a fresh data dir."""
     fresh = {a.__temporal_activity_definition.name: a for a in activities_for(settings, services)}
     env = ActivityEnvironment()
     started = time.perf_counter()
     for call in calls:
-        fn = fresh.get(call.name, call.fn)  # the plugin's model and memory activities as run
+        fn = fresh.get(call.name, call.fn)  # the plugin's memory activities as run
         out = env.run(fn, *call.args)
         if inspect.isawaitable(out):
             await out
@@ -131,15 +309,20 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             return settings, services
 
         try:
-            await through_temporal(server.address, *dir_of("warmup"))
+            # Warm-ups, untimed: models loaded, the worker's and the direct graphs built.
+            agents = DirectAgents()
+            _, warm, _ = await through_temporal(server.address, *dir_of("warmup"))
+            await direct(warm, agents, *dir_of("warmup-direct"))
             pairs = []
             for i in range(args.runs):
-                seconds, calls, history = await through_temporal(server.address, *dir_of(f"t{i}"))
-                direct_s = await direct(calls, *dir_of(f"d{i}"))
-                pairs.append((seconds, direct_s, calls, history))
+                seconds, run, history = await through_temporal(server.address, *dir_of(f"t{i}"))
+                direct_s = await direct(run, agents, *dir_of(f"d{i}"))
+                replay_s = await replay(run.calls, *dir_of(f"r{i}"))
+                pairs.append((seconds, direct_s, run.calls, history, replay_s))
                 print(
                     f"run {i + 1}: through Temporal {seconds:.2f} s, direct {direct_s:.2f} s "
-                    f"({len(calls)} activity calls)",
+                    f"({len(run.loops)} agent loops, {len(run.calls)} activity calls; "
+                    f"the calls alone {replay_s:.2f} s)",
                     flush=True,
                 )
         finally:
@@ -148,6 +331,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             server.stop()
     temporal_s = statistics.median(p[0] for p in pairs)
     direct_s = statistics.median(p[1] for p in pairs)
+    replay_s = statistics.median(p[4] for p in pairs)
     histories = [p[3] for p in pairs]
     calls = pairs[0][2]
     return {
@@ -156,6 +340,8 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "temporal_s": round(temporal_s, 3),
         "direct_s": round(direct_s, 3),
         "overhead_ratio": round(temporal_s / direct_s, 2),
+        "direct_activities_s": round(replay_s, 3),
+        "overhead_ratio_activities_only": round(temporal_s / replay_s, 2),
         "activity_calls": len(calls),
         "local_activity_calls": sum(c.local for c in calls),
         "activities_per_run": round(statistics.mean(h["activities"] for h in histories)),

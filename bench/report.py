@@ -88,6 +88,10 @@ def rows(r: dict[str, Any]) -> list[tuple[str, Any, str, str]]:
     if over:
         out.append(("run through Temporal / direct (s)",
                     f"{over['temporal_s']} / {over['direct_s']}", "—", "—"))  # fmt: skip
+        if "direct_activities_s" in over:
+            out.append(("direct, the activity calls alone (s); Temporal over that",
+                        f"{over['direct_activities_s']}; "
+                        f"{over['overhead_ratio_activities_only']}", "—", "—"))  # fmt: skip
         out.append(("history at maxIterations 4: events, bytes, actions",
                     f"{over['history_events']}, {over['history_bytes']:,}, "
                     f"{over['actions_per_run']}", "—", "—"))  # fmt: skip
@@ -100,6 +104,10 @@ def rows(r: dict[str, Any]) -> list[tuple[str, Any, str, str]]:
         out.append((f"{n} trivial 3-activity runs (ceiling): runs/min, activities/s",
                     f"{ceil['runs_per_min']}, {ceil['activities_per_s']}", "—", "—"))  # fmt: skip
         out.append(("runs_ratio (runs/min vs the ceiling's)", thr.get("runs_ratio"), "—", "—"))
+        if thr.get("without_temporal_runs_per_min"):
+            out.append(("without Temporal, one process: runs/min, ratio to the ceiling",
+                        f"{thr['without_temporal_runs_per_min']}, "
+                        f"{thr['without_temporal_ratio']}", "—", "—"))  # fmt: skip
     if rec:
         out.append(("recovery: kills, resume p50 / max",
                     f"{rec['kills']}, {rec['resume_p50_s']} s / {rec['resume_max_s']} s",
@@ -219,12 +227,19 @@ def main() -> int:
         lines.append(f"| {name} | {'—' if value is None else shown} | {target} | {v} |")
     lines += [
         "",
-        "Definitions: `overhead_ratio` is a run through Temporal over the same recorded",
-        "activity calls run directly in one process (the workflow's own code, the agent graph",
-        "stepping, is charged to Temporal; the direct path runs sequentially what the",
-        "workflow runs in parallel). `throughput_ratio` (= `runs_ratio`) is the completed runs",
+        "Definitions: `overhead_ratio` is a run through Temporal over the same run without",
+        "it in one process: its subagents as the same Deep Agents graphs (same middleware,",
+        "task messages, rules policy and tool wrappers) whose tools call the activity",
+        "functions directly, and its other activity calls replayed with their recorded",
+        "arguments (the workflow's own code between the loops is charged to Temporal; the",
+        "direct path runs sequentially what the workflow runs in parallel). Until 2026-11-25",
+        "the direct path replayed the activity calls alone (no agent loop, and once the",
+        "rules policy decided in the workflow, no model decision): that figure is kept as",
+        "`direct_activities_s`. `throughput_ratio` (= `runs_ratio`) is the completed runs",
         "per minute of 50 concurrent mining runs on one worker process over those of 50",
-        "trivial 3-activity workflows on the same server. `reexecuted_per_kill`: activity",
+        "trivial 3-activity workflows on the same server; `without_temporal_ratio` is 60 /",
+        "`direct_s` over the same ceiling: the mining work alone, one run after another in",
+        "one process, with no Temporal cost at all. `reexecuted_per_kill`: activity",
         "tasks completed on attempt > 1 plus audited tool calls beyond an uninterrupted",
         "run's, per SIGKILL of the worker.",
         "Time to resume includes the new worker process's start (about 5 s here).",

@@ -27,6 +27,14 @@ local activities (the rules policy's model calls too), which that rate no longer
 `throughput`, with `throughput_ratio`, `errors` and `p95_50_runs_s` at the top; targets
 are issue 12's (≥ 0.9 of the ceiling with 0 errors, p95 ≤ 10 s at 50 runs on one
 worker process). A benchmark: it always exits 0 and says PASS/FAIL.
+
+For scale it also prints what the same work does without Temporal: one run's subagents
+and activities called directly in one process take `overhead.direct_s` seconds
+(bench/overhead.py, which `make bench` runs just before), so one process doing only that
+work, one run after another, would complete 60 / direct_s runs a minute; recorded as
+`without_temporal_runs_per_min` and its ratio to the ceiling, `without_temporal_ratio`.
+When that ratio is below 0.9, the mining work itself, before any Temporal cost, is more
+than the trivial workflow's whole round trip.
 """
 
 from __future__ import annotations
@@ -53,7 +61,7 @@ from temporalio.worker import Worker  # noqa: E402
 from bench.ceiling import STEPS, TrivialWorkflow, noop  # noqa: E402
 from bench.history import measure_run  # noqa: E402
 from bench.procs import fresh_settings, start_worker, stop, wait_polling  # noqa: E402
-from bench.results_file import record  # noqa: E402
+from bench.results_file import read_results, record  # noqa: E402
 from kminer.devserver import DevServer  # noqa: E402
 from kminer.runs import start_run  # noqa: E402
 from kminer.worker import connect  # noqa: E402
@@ -187,7 +195,11 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             server.stop()
     one = sweep[levels.index(top)]
     ratio = round(one["runs_per_min"] / trivial["runs_per_min"], 3)
+    direct_s = read_results().get("overhead", {}).get("direct_s")
+    without = round(60 / direct_s, 1) if direct_s else None
     return {
+        "without_temporal_runs_per_min": without,
+        "without_temporal_ratio": round(without / trivial["runs_per_min"], 3) if without else None,
         "measured": date.today().isoformat(),
         "concurrent_runs": top,
         "one_worker": one,
@@ -217,6 +229,12 @@ def main() -> int:
         f"(p50 {two['p50_s']} s, p95 {two['p95_s']} s); ceiling "
         f"{figures['ceiling']['runs_per_min']} trivial runs/min; runs_ratio {figures['runs_ratio']}"
     )
+    if figures["without_temporal_runs_per_min"]:
+        print(
+            f"without Temporal (bench/overhead.py's direct path, one process, one run after "
+            f"another): {figures['without_temporal_runs_per_min']} runs/min, "
+            f"{figures['without_temporal_ratio']} of the ceiling"
+        )
     for name, ok, shown in (
         ("throughput_ratio", figures["throughput_ratio"] >= RATIO_TARGET,
          f"{figures['throughput_ratio']} (target >= {RATIO_TARGET})"),

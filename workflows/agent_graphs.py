@@ -119,6 +119,37 @@ def shared_backend() -> CompositeBackend:
     return CompositeBackend(default=StateBackend(), routes={MEMORY_ROUTE: route})
 
 
+def deep_agent(
+    role: str,
+    model: Any,
+    tools: list[Any],
+    prompt: str,
+    subagents: list[dict[str, Any]] | None,
+    backend: Any,
+) -> Any:
+    """`role`'s Deep Agents graph from its parts: the middleware every agent of a run has.
+
+    The durable parts (model, tools, backend) are `build_agent`'s; bench/overhead.py
+    gives plain ones to run the same agents without Temporal.
+    """
+
+    def summarization() -> Any:
+        # Deep Agents' own summarization (it replaces the default by name, in the agent,
+        # its general-purpose helper and each subagent), counting with the tool schemas
+        # shared across runs (workflows/tool_schemas.py): the same counts, built once.
+        return create_summarization_middleware(model, backend, token_counter=count_tokens)
+
+    return create_temporal_deep_agent(
+        model=model,
+        tools=tools,
+        system_prompt=prompt,
+        middleware=[TodoListMiddleware(), summarization()],
+        subagents=[{**spec, "middleware": [summarization()]} for spec in subagents or []],
+        backend=backend,
+        name=role,
+    )
+
+
 def build_agent(
     role: str,
     model_name: str,
@@ -130,24 +161,10 @@ def build_agent(
 ) -> Any:
     """`role`'s agent, reaching the ledger and memory of whichever run drives it (a
     function of its arguments only: it outlives the run that built it)."""
-    model = model_for(model_name, options)
-    backend = shared_backend()
-
-    def summarization() -> Any:
-        # Deep Agents' own summarization (it replaces the default by name, in the agent,
-        # its general-purpose helper and each subagent), counting with the tool schemas
-        # shared across runs (workflows/tool_schemas.py): the same counts, built once.
-        return create_summarization_middleware(model, backend, token_counter=count_tokens)
-
-    return create_temporal_deep_agent(
-        model=model,
-        tools=activity_tools(tools, routing, scoped_ledger),
-        system_prompt=prompt,
-        middleware=[TodoListMiddleware(), summarization()],
-        subagents=[{**spec, "middleware": [summarization()]} for spec in subagents or []],
-        backend=backend,
-        name=role,
-    )
+    return deep_agent(
+        role, model_for(model_name, options), activity_tools(tools, routing, scoped_ledger),
+        prompt, subagents, shared_backend(),
+    )  # fmt: skip
 
 
 _GRAPHS: dict[Hashable, Any] = {}

@@ -7,7 +7,7 @@ model instead and still dispatch every call as its own activity.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -66,7 +66,8 @@ class ToolRouting:
     local_reads: bool = False
 
 
-async def _dispatch(name: str, args: Any, routing: ToolRouting) -> ToolResponse:
+async def dispatch_activity(name: str, args: Any, routing: ToolRouting) -> ToolResponse:
+    """A tool call as the activity `name` (local for the cheap ones where `routing` says)."""
     if routing.local_reads and name in LOCAL_TOOLS and workflow.patched(LOCAL_TOOLS_PATCH):
         return await workflow.execute_local_activity(
             name, args, result_type=ToolResponse,
@@ -78,7 +79,17 @@ async def _dispatch(name: str, args: Any, routing: ToolRouting) -> ToolResponse:
     )  # fmt: skip
 
 
-def activity_tool(name: str, routing: ToolRouting, ledger: Ledger | None = None) -> StructuredTool:
+# How a tool's call reaches its function: `dispatch_activity` in a workflow; a direct call
+# where bench/overhead.py runs the same agents without Temporal.
+Dispatch = Callable[[str, Any, ToolRouting], Awaitable[ToolResponse]]
+
+
+def activity_tool(
+    name: str,
+    routing: ToolRouting,
+    ledger: Ledger | None = None,
+    dispatch: Dispatch = dispatch_activity,
+) -> StructuredTool:
     args_model = TOOL_ARGS[name]
 
     async def run(**kwargs: Any) -> str:
@@ -96,7 +107,7 @@ def activity_tool(name: str, routing: ToolRouting, ledger: Ledger | None = None)
         if refused:
             refusal = ToolResponse(success=False, error=refused, metadata=ToolMetadata())
             return refusal.model_dump_json()
-        response = await _dispatch(name, args, routing)
+        response = await dispatch(name, args, routing)
         if run_ledger is not None and name == "propose_knowledge_assets":
             return run_ledger.proposed(response)
         return response.model_dump_json()
@@ -107,10 +118,13 @@ def activity_tool(name: str, routing: ToolRouting, ledger: Ledger | None = None)
 
 
 def activity_tools(
-    names: list[str], routing: ToolRouting | None = None, ledger: Ledger | None = None
+    names: list[str],
+    routing: ToolRouting | None = None,
+    ledger: Ledger | None = None,
+    dispatch: Dispatch = dispatch_activity,
 ) -> list[StructuredTool]:
     """Tools for `names`, routed by `routing` (default: the run's own queue, dispatched, the
     same commands as before the options existed); with a `ledger`, candidates travel by
     reference (workflows/candidate_refs.py)."""
     routing = routing or ToolRouting()
-    return [activity_tool(n, routing, ledger) for n in names]
+    return [activity_tool(n, routing, ledger, dispatch) for n in names]
