@@ -170,9 +170,11 @@ def print_breakdown(raw: Path) -> None:
             print(f"{pct:5.1f} %  {name}")
 
 
+SPY = Path(sys.executable).with_name("py-spy")
+
+
 def start_spy(out: Path) -> subprocess.Popen:
-    spy = Path(sys.executable).with_name("py-spy")
-    command = [str(spy), "record", "--gil", "-r", "100", "-f", "raw", "-o", str(out)]
+    command = [str(SPY), "record", "--gil", "-r", "100", "-f", "raw", "-o", str(out)]
     proc = subprocess.Popen(
         [*command, "--pid", str(os.getpid())],
         stdout=subprocess.DEVNULL,
@@ -237,6 +239,9 @@ def main() -> int:
     parser.add_argument("--no-record", action="store_true", help="do not write results.json")
     parser.add_argument("--breakdown", type=Path, help="py-spy raw output to summarise")
     args = parser.parse_args()
+    if args.spy and not SPY.exists():
+        print(f"cpu_profile: {SPY} not found; install it: .venv/bin/pip install py-spy")
+        return 2
     if args.breakdown:
         print_breakdown(args.breakdown)
         return 0
