@@ -52,8 +52,11 @@ TARGETS = {
 }
 
 
-async def run_questions(data_dir: Path, questions: list[Question]) -> dict[str, dict[str, Any]]:
-    """question id -> {candidates, published, answer, seconds} through MiningWorkflow."""
+async def run_questions(
+    data_dir: Path, questions: list[Question], research: dict[str, Any] | None = None
+) -> dict[str, dict[str, Any]]:
+    """question id -> {candidates, published, answer, seconds} through MiningWorkflow;
+    `research`: the request's ResearchConfig (None: the worker's defaults)."""
     from kminer.config import load_settings
     from kminer.runs import start_run
     from kminer.stack import embedded_stack
@@ -64,7 +67,9 @@ async def run_questions(data_dir: Path, questions: list[Question]) -> dict[str, 
     async with embedded_stack(settings, with_api=False) as stack:
         for q in questions:
             started = time.monotonic()
-            request = MiningRequest(query=q.query, domainTags=q.tags, review="auto")
+            request = MiningRequest(
+                query=q.query, domainTags=q.tags, review="auto", research=research
+            )
             handle = await start_run(stack.client, settings.task_queue, request)
             result = await handle.result()
             out[q.id] = {
@@ -179,7 +184,7 @@ def verdict(name: str, value: float) -> str:
     return f"{op} {target}  {'PASS' if ok else 'FAIL'}"
 
 
-def run_set(name: str, show: bool) -> dict[str, Any]:
+def run_set(name: str, show: bool, research: dict[str, Any] | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix=f"kminer-quality-{name}-") as tmp:
         data_dir = Path(tmp) / "data"
         dkg, gazetteer = seeded_dkg()
@@ -195,7 +200,7 @@ def run_set(name: str, show: bool) -> dict[str, Any]:
             )
             if done.returncode != 0:
                 raise SystemExit(f"kminer corpus add failed: {done.stderr.strip()}")
-        runs = asyncio.run(run_questions(data_dir, questions))
+        runs = asyncio.run(run_questions(data_dir, questions, research))
     return score(questions, runs, show)
 
 

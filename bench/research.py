@@ -6,9 +6,18 @@ On the embedded stack (rules policy, review "auto", offline), each round asks a 
 question cold in a fresh thread, then a paraphrase of it on the same thread. Figures:
 wall time of each whole run (start to result), the research step's own time (the
 research task's created_at → completed_at, workflow time), and how many times the search
-backend was called during the cached run (`cached_search_calls`, target 0). Recorded in
-bench/results.json under `research`. A benchmark, not a test: it always exits 0 and says
-PASS/FAIL per target (issue 11 asks cache_speedup >= 10).
+backend was called during the cached run (`cached_search_calls`, target 0).
+
+Then the plan against one search per question, on both labeled sets of bench/quality.py
+(each question a real run, as `make quality` runs it): once with the research plan as
+configured by default, once with `max_subtasks` 1, which leaves the plan's first
+sub-question only (the question itself, searched once at the breadth discovery always
+used). Printed and recorded: precision, recall and off-topic rate of each (under
+`plan_vs_one_search`); the target is issue 11's, the plan must not lower precision.
+`--no-quality` skips this part (about a minute).
+
+Recorded in bench/results.json under `research`. A benchmark, not a test: it always exits
+0 and says PASS/FAIL per target (issue 11 asks cache_speedup >= 10).
 """
 
 from __future__ import annotations
@@ -47,6 +56,10 @@ PAIRS = [
     ),
 ]
 SPEEDUP_TARGET = 10.0
+# The request's research config for "one search per question": the plan's first
+# sub-question only (activities/research_plan.py puts the question itself first).
+ONE_SEARCH = {"max_subtasks": 1}
+QUALITY_KEYS = ("precision", "recall", "off_topic_rate", "claims")
 
 
 def seconds_between(start: str, end: str | None) -> float:
@@ -125,18 +138,49 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def plan_vs_one_search() -> dict[str, Any]:
+    """Per labeled set: the quality figures with the plan and with one search."""
+    from bench.quality import run_set
+
+    out: dict[str, Any] = {}
+    for name in ("demo", "heldout"):
+        plan = run_set(name, False)
+        one = run_set(name, False, ONE_SEARCH)
+        out[name] = {
+            "plan": {k: plan[k] for k in QUALITY_KEYS},
+            "one_search": {k: one[k] for k in QUALITY_KEYS},
+        }
+        print(
+            f"{name}: with the plan precision {plan['precision']}, recall {plan['recall']}, "
+            f"off-topic {plan['off_topic_rate']} ({plan['claims']} claims); one search "
+            f"precision {one['precision']}, recall {one['recall']}, off-topic "
+            f"{one['off_topic_rate']} ({one['claims']} claims)",
+            flush=True,
+        )
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="question pairs to ask")
+    parser.add_argument(
+        "--no-quality", action="store_true", help="skip the plan against one search"
+    )
     parser.add_argument("--no-record", action="store_true", help="do not write results.json")
     args = parser.parse_args()
     figures = asyncio.run(measure(args))
     print(json.dumps(figures, indent=2))
-    checks = (
+    checks: list[tuple[str, float, str, float]] = [
         ("cache_speedup", figures["cache_speedup"] or 0, ">=", SPEEDUP_TARGET),
         ("cached_search_calls", figures["cached_search_calls"], "<=", 0),
         ("cache_hits", figures["cache_hits"], ">=", figures["rounds"]),
-    )
+    ]
+    if not args.no_quality:
+        compared = plan_vs_one_search()
+        figures["plan_vs_one_search"] = compared
+        for name, pair in compared.items():
+            plan, one = pair["plan"]["precision"], pair["one_search"]["precision"]
+            checks.append((f"{name} precision with the plan (one search's)", plan, ">=", one))
     for name, value, op, target in checks:
         ok = value >= target if op == ">=" else value <= target
         print(f"{'PASS' if ok else 'FAIL'}: {name} {value} (target {op} {target})")
