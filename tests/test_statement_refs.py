@@ -16,7 +16,13 @@ from workflows.statement_refs import (
     statement_view,
     statement_views,
 )
-from workflows.tool_contracts import ProposeToolArgs, Statement, unknown_reference
+from workflows.tool_contracts import (
+    ProposeToolArgs,
+    Statement,
+    ToolMetadata,
+    ToolResponse,
+    unknown_reference,
+)
 
 FOUND = {
     "subject": "Ganfeng Lithium", "subjectUal": "did:dkg:otp/0xabc/7",
@@ -82,6 +88,27 @@ async def test_the_score_tool_refuses_an_unknown_candidates_reference_the_same_w
     answer: dict[str, Any] = json.loads(await tool.coroutine(candidatesRef="/elsewhere"))  # type: ignore[misc]
     assert answer["success"] is False
     assert answer["error"] == f"unknown candidatesRef '/elsewhere': use {CANDIDATES_FILE}"
+
+
+async def test_a_given_dispatch_gets_the_resolved_call_and_its_answer_goes_to_the_ledger() -> None:
+    # How bench/overhead.py runs the same tools without Temporal: only the dispatch differs.
+    ledger = CandidateLedger()
+    ledger.statements = [FOUND]
+    seen: list[tuple[str, Any]] = []
+    row = {"candidateId": "cand-1", "asset": {"@id": "urn:x", "name": "Ganfeng supplies Tesla"}}
+
+    async def direct(name: str, args: Any, routing: Any) -> ToolResponse:
+        seen.append((name, args))
+        return ToolResponse(success=True, results=[row], metadata=ToolMetadata())
+
+    tool = activity_tool("propose_knowledge_assets", routing=None, ledger=ledger, dispatch=direct)  # type: ignore[arg-type]
+    call = tool.coroutine(statementsRef=STATEMENTS_FILE, statements=[OWN.model_dump()])  # type: ignore[misc]
+    answer = json.loads(await call)
+    [(name, args)] = seen
+    assert name == "propose_knowledge_assets"
+    assert [s.object for s in args.statements] == ["Tesla", "Nevada"]
+    assert answer["candidatesRef"] == CANDIDATES_FILE
+    assert ledger.proposed_rows() == [row]
 
 
 def test_the_rules_model_is_sent_no_tool_schemas() -> None:
