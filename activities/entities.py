@@ -21,8 +21,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from activities.memo import BoundedMemo
+from activities.nlp import RESOLVERS_KEPT, gazetteer_digest, resolver_for
 from activities.relevance import stem
-from storage.dkg_index import normalise_label, normalise_name, tokens, type_family
+from storage.dkg_index import normalise_name, tokens, type_family
 
 NEW_ENTITY_FAMILIES = {
     "organization": "Organization",
@@ -127,6 +129,32 @@ def merge_aliases(names: list[tuple[str, str]]) -> dict[str, str]:
     return canonical
 
 
+Entry = tuple[str, str, str]  # (label, ual, type)
+
+
+@dataclass(frozen=True)
+class GazetteerTables:
+    """The gazetteer read for claim ends: entries by UAL (the best-staked first entry of
+    each), and the event and product labels' words for phrase matching."""
+
+    by_ual: dict[str, Entry]
+    phrases: list[tuple[frozenset[str], str, Entry]]
+
+    @classmethod
+    def of(cls, gazetteer: list[Entry]) -> GazetteerTables:
+        return cls(
+            by_ual={ual: (label, ual, typ) for label, ual, typ in reversed(gazetteer)},
+            phrases=[
+                (phrase_words(label), type_family(typ), (label, ual, typ))
+                for label, ual, typ in gazetteer
+                if type_family(typ) in PHRASE_FAMILIES
+            ],
+        )
+
+
+_tables: BoundedMemo[str, GazetteerTables] = BoundedMemo(RESOLVERS_KEPT)
+
+
 class EntityResolver:
     """Resolves claim ends against the DKG; remembers the new entities it saw."""
 
@@ -139,18 +167,14 @@ class EntityResolver:
     ) -> None:
         self._concerning = concerning
         self._places_of = places_of
-        self._exact: dict[str, tuple[str, str, str]] = {}
-        self._by_name: dict[str, tuple[str, str, str]] = {}
-        for label, ual, typ in gazetteer:
-            self._exact.setdefault(normalise_label(label), (label, ual, typ))
-            self._by_name.setdefault(normalise_name(label), (label, ual, typ))
-        self._by_ual = {ual: (label, ual, typ) for label, ual, typ in reversed(gazetteer)}
+        # What only the gazetteer decides is built once per gazetteer state and shared
+        # (read-only) by every proposal against it; the links are this call's.
+        digest = gazetteer_digest(gazetteer)
+        self._names = resolver_for(gazetteer, digest)
+        tables = _tables.get(digest, lambda: GazetteerTables.of(gazetteer))
+        self._by_ual = tables.by_ual
+        self._phrases = tables.phrases
         self._links = {normalise_name(k): v for k, v in links.items() if isinstance(v, str)}
-        self._phrases: list[tuple[frozenset[str], str, tuple[str, str, str]]] = [
-            (phrase_words(label), type_family(typ), (label, ual, typ))
-            for label, ual, typ in gazetteer
-            if type_family(typ) in PHRASE_FAMILIES
-        ]
 
     def _phrase(self, name: str, family: str) -> tuple[str, str, str] | None:
         """The DKG event/product whose label contains every word of a phrase, fewest extra."""
@@ -200,10 +224,7 @@ class EntityResolver:
         ual = self._links.get(key)
         if ual and ual in self._by_ual:
             return self._by_ual[ual]
-        exact = self._exact.get(normalise_label(name))
-        if exact is not None:
-            return exact
-        return self._by_name.get(key) if key else None
+        return self._names.resolve(name)
 
     def ref(
         self, name: str, typ: str | None, ual: str | None, partner: str | None = None

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from activities.nlp import Resolver
+from activities.nlp import gazetteer_digest, resolver_for
 from activities.statement_reads import StatementReader
 from storage.dkg_index import normalise_name, tokens, type_family
 from workflows.predicates import canonical
@@ -94,7 +94,8 @@ class DkgCorroborator:
         self._gazetteer = gazetteer
         # Descriptions are read through the process-wide memo: every run corroborates
         # against the same staked assets.
-        self._reader = StatementReader(gazetteer, Resolver(gazetteer))
+        digest = gazetteer_digest(gazetteer)
+        self._reader = StatementReader(gazetteer, resolver_for(gazetteer, digest), digest)
         self._relevance_of = relevance_of
         self._assets: dict[str, dict[str, Any] | None] = {}
         self._read: dict[str, list[Statement]] = {}

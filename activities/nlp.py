@@ -16,6 +16,7 @@ a spaCy `Language` object is not documented as safe to call from several threads
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 from collections import OrderedDict
@@ -26,6 +27,7 @@ from typing import Any
 import numpy
 
 from activities.extraction_patterns import Gazetteer, find_mentions
+from activities.memo import BoundedMemo
 from activities.relation_lexicon import SITE_NOUNS
 from storage.dkg_index import normalise_label, normalise_name, type_family
 
@@ -153,18 +155,25 @@ class Resolver:
         return self._by_name.get(key) if key else None
 
 
-class ResolverCache:
-    """One `Resolver` per gazetteer state: the gazetteer only changes when assets are
-    published, so the map is rebuilt then and reused in between."""
+def gazetteer_digest(gazetteer: Gazetteer) -> str:
+    """A digest of every (label, UAL, type) in order: equal only for the same gazetteer."""
+    h = hashlib.blake2b(digest_size=20)
+    for label, ual, typ in gazetteer:
+        h.update(f"{label}\x1f{ual}\x1f{typ}\x1e".encode())
+    return h.hexdigest()
 
-    def __init__(self) -> None:
-        self._cached: tuple[int, Resolver] | None = None
 
-    def __call__(self, gazetteer: Gazetteer) -> Resolver:
-        key = hash(tuple(gazetteer[:50])) ^ len(gazetteer)
-        if self._cached is None or self._cached[0] != key:
-            self._cached = (key, Resolver(gazetteer))
-        return self._cached[1]
+# A gazetteer changes only when an asset is published; the few last states are enough.
+RESOLVERS_KEPT = 8
+_resolvers: BoundedMemo[str, Resolver] = BoundedMemo(RESOLVERS_KEPT)
+
+
+def resolver_for(gazetteer: Gazetteer, digest: str | None = None) -> Resolver:
+    """The `Resolver` of this gazetteer, built once per process for each gazetteer state
+    (`digest`: its `gazetteer_digest`, when the caller has it). A resolver is read-only
+    once built, so every activity thread may share it."""
+    key = digest or gazetteer_digest(gazetteer)
+    return _resolvers.get(key, lambda: Resolver(gazetteer))
 
 
 def _clean(text: str) -> str:

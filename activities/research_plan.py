@@ -21,7 +21,7 @@ from typing import Any
 
 from temporalio import activity
 
-from activities.nlp import Resolver, ResolverCache, mentions_in, parse
+from activities.nlp import Resolver, mentions_in, parse, resolver_for
 from workflows.research_contracts import (
     NodeType,
     PlanArgs,
@@ -185,12 +185,11 @@ def decompose(
 class ResearchPlanActivities:
     def __init__(self, dkg: Any) -> None:
         self._dkg = dkg
-        self._resolver_for = ResolverCache()
 
     def plan(self, args: PlanArgs) -> PlanResult:
         gazetteer = self._dkg.gazetteer()
         related = self._dkg.find_related(args.query, limit=8)
-        return decompose(args, gazetteer, related, self._resolver_for(gazetteer))
+        return decompose(args, gazetteer, related, resolver_for(gazetteer))
 
     @activity.defn(name="plan_research")
     async def plan_research(self, args: PlanArgs) -> PlanResult:

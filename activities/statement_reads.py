@@ -13,12 +13,10 @@ statements: they set relevance on them in place.
 
 from __future__ import annotations
 
-import hashlib
-
 from activities.extraction import read_statements
 from activities.extraction_patterns import Gazetteer
 from activities.memo import BoundedMemo
-from activities.nlp import Resolver
+from activities.nlp import Resolver, gazetteer_digest
 from workflows.tool_contracts import SourceDocument, Statement
 
 # Passages and descriptions a worker reads over and over; each entry is a few statements.
@@ -27,21 +25,15 @@ READS_KEPT = 4096
 _reads: BoundedMemo[tuple[str, str], tuple[Statement, ...]] = BoundedMemo(READS_KEPT)
 
 
-def gazetteer_digest(gazetteer: Gazetteer) -> str:
-    """A digest of every (label, UAL, type) in order: equal only for the same gazetteer."""
-    h = hashlib.blake2b(digest_size=20)
-    for label, ual, typ in gazetteer:
-        h.update(f"{label}\x1f{ual}\x1f{typ}\x1e".encode())
-    return h.hexdigest()
-
-
 class StatementReader:
     """Reads documents against one gazetteer (digested once), through the shared memo."""
 
-    def __init__(self, gazetteer: Gazetteer, resolver: Resolver) -> None:
+    def __init__(
+        self, gazetteer: Gazetteer, resolver: Resolver, digest: str | None = None
+    ) -> None:
         self._gazetteer = gazetteer
         self._resolver = resolver
-        self._digest = gazetteer_digest(gazetteer)
+        self._digest = digest or gazetteer_digest(gazetteer)
 
     def read(self, doc: SourceDocument) -> list[Statement]:
         key = (self._digest, doc.model_dump_json())

@@ -20,7 +20,7 @@ from temporalio import activity
 from activities.common import Auditor, cap_results
 from activities.embeddings import Embedder
 from activities.extraction_patterns import Gazetteer, find_mentions
-from activities.nlp import Resolver, ResolverCache, mentions_in, parse
+from activities.nlp import Resolver, mentions_in, parse, resolver_for
 from activities.relevance import (
     RELEVANCE_FLOOR,
     Signals,
@@ -192,12 +192,11 @@ class StatementActivities:
         self._dkg = dkg
         self._embedder = embedder
         self._audit = auditor
-        self._resolver_for = ResolverCache()
 
     def extract(self, args: ExtractArgs) -> tuple[list[Statement], int, float | None]:
         """(relevant statements best first, how many fell below the floor, best relevance)."""
         gazetteer = self._dkg.gazetteer()
-        resolver = self._resolver_for(gazetteer)
+        resolver = resolver_for(gazetteer)
         reader = StatementReader(gazetteer, resolver)
         statements: list[Statement] = []
         texts: dict[str, str] = {}

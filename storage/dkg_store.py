@@ -68,6 +68,9 @@ def _dkg(local: str) -> NamedNode:
     return NamedNode(DKG_NS + local)
 
 
+JSONLD = _dkg("jsonld")  # the metadata predicate holding an asset's JSON-LD text
+
+
 class DkgError(Exception):
     """Base class of the embedded DKG's errors."""
 
@@ -222,8 +225,15 @@ class EmbeddedDkg:
         return {q.predicate.value: term_value(q.object) for q in quads}
 
     def get_asset(self, ual: str) -> dict[str, Any] | None:
-        raw = self._meta_values(ual).get(DKG_NS + "jsonld")
-        return json.loads(raw) if isinstance(raw, str) else None
+        # Only the JSON-LD quad: the asset's other metadata is not read for nothing.
+        try:
+            node = NamedNode(ual)
+        except ValueError:
+            return None
+        for quad in self._s.quads_for_pattern(node, JSONLD, None, METADATA_GRAPH):
+            raw = term_value(quad.object)
+            return json.loads(raw) if isinstance(raw, str) else None
+        return None
 
     def get_metadata(self, ual: str) -> AssetMetadata | None:
         values = self._meta_values(ual)

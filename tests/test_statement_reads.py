@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 import activities.statement_reads as reads
+from activities.entities import EntityResolver
 from activities.extraction import read_statements
-from activities.nlp import Resolver
+from activities.nlp import Resolver, resolver_for
 from activities.statement_reads import StatementReader, gazetteer_digest, shared_reads
 from workflows.tool_contracts import SourceDocument
 
@@ -77,3 +78,27 @@ def test_the_memo_is_bounded(gazetteer, counted, monkeypatch: pytest.MonkeyPatch
         reader.read(SourceDocument(text=f"{TEXT} ({i})", source="https://example.org/a"))
     assert len(small) == 2
     assert shared_reads() is small
+
+
+def test_one_resolver_serves_every_call_on_the_same_gazetteer(gazetteer) -> None:  # type: ignore[no-untyped-def]
+    first = resolver_for(gazetteer)
+    assert resolver_for(list(gazetteer)) is first
+    assert resolver_for(gazetteer, gazetteer_digest(gazetteer)) is first
+
+
+def test_a_published_name_gets_a_new_resolver_that_knows_it(gazetteer) -> None:  # type: ignore[no-untyped-def]
+    entry = ("Quarrion Minerals", "did:dkg:otp:2043/0xabc/999", "Organization")
+    before = resolver_for(gazetteer)
+    after = resolver_for([entry, *gazetteer])
+    assert after is not before
+    assert before.resolve("Quarrion Minerals") is None
+    assert after.resolve("Quarrion Minerals") == entry
+
+
+def test_entity_resolvers_share_the_gazetteer_but_not_their_links(gazetteer) -> None:  # type: ignore[no-untyped-def]
+    label, ual, typ = gazetteer[0]
+    linked = EntityResolver(gazetteer, {"Our Supplier": ual})
+    plain = EntityResolver(list(gazetteer), {})
+    assert linked.known("Our Supplier") == (label, ual, typ)
+    assert plain.known("Our Supplier") is None
+    assert plain.known(label) == linked.known(label) == (label, ual, typ)
