@@ -99,6 +99,7 @@ class DkgCorroborator:
         self._relevance_of = relevance_of
         self._assets: dict[str, dict[str, Any] | None] = {}
         self._read: dict[str, list[Statement]] = {}
+        self._near: dict[str, list[str]] = {}
 
     def _asset(self, ual: str) -> dict[str, Any] | None:
         if ual not in self._assets:
@@ -142,7 +143,13 @@ class DkgCorroborator:
         return [(str(r["g"]), str(r["dir"]), _local(r.get("p")), _local(r.get("q"))) for r in rows]
 
     def _neighbours(self, ual: str) -> list[str]:
-        """Assets that refer to an entity (events about it, deals it is party to), best staked."""
+        """Assets that refer to an entity (events about it, deals it is party to), best staked.
+        Read once per proposal: one entity is an end of many of its facts."""
+        if ual not in self._near:
+            self._near[ual] = self._query_neighbours(ual)
+        return self._near[ual]
+
+    def _query_neighbours(self, ual: str) -> list[str]:
         iri = self._iri(ual)
         if not iri:
             return []

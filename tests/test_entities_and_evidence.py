@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -109,6 +110,29 @@ def test_a_fact_the_dkg_states_in_its_structure_is_known(dkg: EmbeddedDkg) -> No
         "acquired", (ual_of(dkg, "Tesla, Inc."), "Tesla"), (None, "Quokka Ltd"), "q"
     )
     assert nothing.evidence == [] and nothing.known_in == []
+
+
+def test_an_entity_shared_by_several_facts_has_its_neighbours_read_once(
+    dkg: EmbeddedDkg, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+    query = dkg.query
+
+    def counted(sparql: str, **kwargs: Any) -> Any:
+        asked.append(sparql)
+        return query(sparql, **kwargs)
+
+    monkeypatch.setattr(dkg, "query", counted)
+    corroborator = DkgCorroborator(dkg, dkg.gazetteer(), lambda q, t: 0.7)
+    china = (ual_of(dkg, "China"), "China")
+    first = corroborator.corroborate(
+        "restrictsExportsOf", china, (None, "lithium extraction and refining technologies"), "q"
+    )
+    again = corroborator.corroborate(
+        "restrictsExportsOf", china, (None, "lithium extraction and refining technologies"), "q"
+    )
+    assert len(asked) == 1  # China's neighbours; the other end has no asset to look up
+    assert again == first and first.evidence
 
 
 def _index_of(*assets: dict) -> LabelIndex:
