@@ -9,17 +9,26 @@ from temporalio import activity
 from activities.run_context import current_principal
 from storage.audit_log import AuditLog
 from storage.memory_repo import MemoryRepository
+from storage.note_view import DEFAULT_NOTE_CHARS
 from workflows.tool_contracts import AppendNotesInput, AppendNotesOutput, LoadNotesInput
 
 
 class MemoryActivities:
-    def __init__(self, repo: MemoryRepository, audit: AuditLog | None = None) -> None:
+    def __init__(
+        self,
+        repo: MemoryRepository,
+        audit: AuditLog | None = None,
+        note_chars: int = DEFAULT_NOTE_CHARS,
+    ) -> None:
         self._repo = repo
         self._audit = audit
+        self._note_chars = note_chars
 
     @activity.defn(name="load_memory_notes")
     async def load_memory_notes(self, inp: LoadNotesInput) -> dict[str, str]:
-        return await asyncio.to_thread(self._repo.read_tags, inp.tags)
+        """The notes a run reads: each at most `note_chars` characters (the head and the
+        latest run sections, storage/note_view.py); the notes themselves stay whole."""
+        return await asyncio.to_thread(self._repo.read_tags, inp.tags, self._note_chars)
 
     @activity.defn(name="append_memory_notes")
     async def append_memory_notes(self, inp: AppendNotesInput) -> AppendNotesOutput:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from storage.note_view import DEFAULT_NOTE_CHARS, MIN_NOTE_CHARS
 from workflows.research_contracts import ResearchConfig
 
 TASK_QUEUE = "knowledge-miner"
@@ -43,6 +44,9 @@ class Settings:
     # (KM_CONTINUE_AS_NEW_BYTES).
     continue_as_new_bytes: int = CONTINUE_AS_NEW_BYTES
     worker_concurrency: int = 16  # activities one worker runs at once (KM_WORKER_CONCURRENCY)
+    # Characters of each memory note a run reads (KM_MEMORY_NOTE_CHARS): its head and latest
+    # run sections (storage/note_view.py); the notes themselves are kept whole.
+    memory_note_chars: int = DEFAULT_NOTE_CHARS
     # Run workflow code inside Temporal's sandbox (KM_WORKFLOW_SANDBOX). Off by default:
     # the sandbox re-checks every call and payload at run time, a quarter of a worker's
     # CPU (docs/benchmarks.md); the tests replay every recorded history inside it, so its
@@ -115,6 +119,13 @@ def _positive_int(name: str, default: int) -> int:
     return int(raw)
 
 
+def _note_chars() -> int:
+    chars = _positive_int("KM_MEMORY_NOTE_CHARS", DEFAULT_NOTE_CHARS)
+    if chars < MIN_NOTE_CHARS:
+        raise ValueError(f"KM_MEMORY_NOTE_CHARS must be at least {MIN_NOTE_CHARS}, not {chars}")
+    return chars
+
+
 def _switch(name: str, default: bool) -> bool:
     raw = (os.environ.get(name) or "").strip().lower()
     if not raw:
@@ -161,6 +172,7 @@ def load_settings(data_dir: str | Path | None = None) -> Settings:
         publish_task_queue=os.environ.get("KM_PUBLISH_TASK_QUEUE") or None,
         continue_as_new_bytes=_positive_int("KM_CONTINUE_AS_NEW_BYTES", CONTINUE_AS_NEW_BYTES),
         worker_concurrency=_positive_int("KM_WORKER_CONCURRENCY", 16),
+        memory_note_chars=_note_chars(),
         workflow_sandbox=_switch("KM_WORKFLOW_SANDBOX", False),
         queue_rate_limit=_positive_float("KM_QUEUE_RATE_LIMIT"),
         shutdown_grace_seconds=float(os.environ.get("KM_SHUTDOWN_GRACE_SECONDS") or 30),

@@ -167,7 +167,9 @@ def activities_for(settings: Settings, services: Services) -> list[Any]:
             continueAsNewBytes=settings.continue_as_new_bytes,
         )
     )
-    memory = MemoryActivities(MemoryRepository(services.engine), audit_log)
+    memory = MemoryActivities(
+        MemoryRepository(services.engine), audit_log, settings.memory_note_chars
+    )
     audit = AuditActivities(audit_log)
     # The research cache needs only the database and the embeddings: every worker has it,
     # since it runs as a local activity beside the workflow.

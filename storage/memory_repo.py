@@ -10,6 +10,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from storage.note_view import note_view
 from storage.tables import MemoryAppend, MemoryNote, utcnow
 from workflows.contracts import NOTE_NAMES, memory_path
 
@@ -45,8 +46,9 @@ class MemoryRepository:
                 select(MemoryNote).where(MemoryNote.domain_tag == tag, MemoryNote.name == name)
             ).first()
 
-    def read_tags(self, tags: list[str]) -> dict[str, str]:
-        """Path -> content for every note of the given tags (missing notes are empty)."""
+    def read_tags(self, tags: list[str], limit: int | None = None) -> dict[str, str]:
+        """Path -> content for every note of the given tags (missing notes are empty);
+        with `limit`, each note as a run reads it (storage/note_view.py)."""
         notes = {memory_path(tag, name): "" for tag in tags for name in NOTE_NAMES}
         query = sa_select(MemoryNote.domain_tag, MemoryNote.name, MemoryNote.content).where(
             col(MemoryNote.domain_tag).in_(tags)
@@ -54,7 +56,7 @@ class MemoryRepository:
         with self._engine.connect() as conn:
             for tag, name, content in conn.execute(query):
                 if (path := memory_path(tag, name)) in notes:
-                    notes[path] = content
+                    notes[path] = content if limit is None else note_view(content, limit)
         return notes
 
     def list_notes(self, tag: str | None = None) -> list[MemoryNote]:

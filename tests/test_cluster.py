@@ -241,6 +241,8 @@ def test_a_role_the_configuration_cannot_run_is_one_line_and_exit_2(tmp_path: Pa
         ({}, ["--rate-limit", "0"], "--rate-limit: must be a positive number"),
         ({"KM_QUEUE_RATE_LIMIT": "fast"}, [], "KM_QUEUE_RATE_LIMIT must be a positive number"),
         ({"KM_WORKFLOW_SANDBOX": "maybe"}, [], "KM_WORKFLOW_SANDBOX must be on or off"),
+        ({"KM_MEMORY_NOTE_CHARS": "200"}, [], "KM_MEMORY_NOTE_CHARS must be at least 1000"),
+        ({"KM_MEMORY_NOTE_CHARS": "lots"}, [], "KM_MEMORY_NOTE_CHARS must be a positive"),
     ]
     for extra, args, said in cases:
         done = subprocess.run(

@@ -11,9 +11,11 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
+from activities.memory import MemoryActivities
 from storage.db import make_engine
 from storage.memory_repo import MemoryRepository
 from tests.postgres import POSTGRES_URL, postgres_answers
+from workflows.tool_contracts import LoadNotesInput
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -139,3 +141,19 @@ def test_put_refuses_a_write_based_on_a_stale_read(engine: Engine) -> None:
         )
         == current.version + 1
     )
+
+
+async def test_a_run_reads_a_bounded_view_while_the_note_stays_whole(engine: Engine) -> None:
+    repo = MemoryRepository(engine)
+    for n in range(40):
+        repo.append(run_id=f"run-{n:02d}", step="discovery", tag="t", name="discovery-notes",
+                    lines=[f"finding {n}: " + "w" * 120])  # fmt: skip
+    path = "/memories/knowledge/t/discovery-notes.md"
+    whole = repo.read_tags(["t"])[path]
+    read = await MemoryActivities(repo, note_chars=1000).load_memory_notes(
+        LoadNotesInput(tags=["t"])
+    )
+    assert whole.count("## Run ") == 40 and len(whole) > 5000
+    assert len(read[path]) <= 1000
+    assert read[path].startswith("# Discovery Notes - t") and "finding 39:" in read[path]
+    assert "finding 0:" not in read[path]
