@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import insert, update
+from sqlalchemy import bindparam, insert, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -34,6 +34,30 @@ class AppendOutcome:
     path: str
     appended: bool
     version: int
+
+
+# The append's statements, with their values bound per call.
+_APPENDED = sa_select(MemoryAppend.id).where(
+    MemoryAppend.run_id == bindparam("a_run"),
+    MemoryAppend.domain_tag == bindparam("a_tag"),
+    MemoryAppend.name == bindparam("a_name"),
+    MemoryAppend.step == bindparam("a_step"),
+)
+_NOTE = sa_select(MemoryNote.id, MemoryNote.content, MemoryNote.version).where(
+    MemoryNote.domain_tag == bindparam("n_tag"), MemoryNote.name == bindparam("n_name")
+)
+_NEW_NOTE = insert(MemoryNote)
+_MOVE_ON = (
+    update(MemoryNote)
+    .where(MemoryNote.id == bindparam("n_id"), MemoryNote.version == bindparam("n_version"))
+    .values(
+        content=bindparam("n_content"),
+        version=bindparam("n_next"),
+        updated_at=bindparam("n_at"),
+        updated_by_run=bindparam("n_run"),
+    )
+)
+_NEW_APPEND = insert(MemoryAppend)
 
 
 class MemoryRepository:
@@ -128,52 +152,41 @@ class MemoryRepository:
         """
         path = memory_path(tag, name)
         text = "\n".join(f"- {line.strip()}" for line in lines if line.strip())
-        ledger = (
-            (MemoryAppend.run_id == run_id) & (MemoryAppend.domain_tag == tag)
-            & (MemoryAppend.name == name) & (MemoryAppend.step == step)
-        )  # fmt: skip
-        this_note = (MemoryNote.domain_tag == tag) & (MemoryNote.name == name)
-        # Plain statements, not an ORM session: every run appends six times, and the
-        # rows are never needed as objects here.
+        section = f"\n## Run {run_id} ({step})\n{text}\n"
+        ledger = {"a_run": run_id, "a_tag": tag, "a_name": name, "a_step": step}
+        # Plain statements built once (module level), not an ORM session: every run appends
+        # several times, and the rows are never needed as objects here.
         for _ in range(20):
             try:
                 with self._engine.begin() as conn:
-                    done = conn.execute(sa_select(MemoryAppend.id).where(ledger)).first()
-                    note = conn.execute(
-                        sa_select(MemoryNote.id, MemoryNote.content, MemoryNote.version).where(
-                            this_note
-                        )
-                    ).first()
+                    done = conn.execute(_APPENDED, ledger).first()
+                    note = conn.execute(_NOTE, {"n_tag": tag, "n_name": name}).first()
                     if done is not None:
                         return AppendOutcome(path, False, note.version if note else 0)
                     now = utcnow()
                     if note is None:
                         header = f"# {NOTE_TITLES.get(name, name)} - {tag}\n"
                         conn.execute(
-                            insert(MemoryNote).values(
-                                domain_tag=tag, name=name,
-                                content=f"{header}\n## Run {run_id} ({step})\n{text}\n",
-                                version=1, updated_at=now, updated_by_run=run_id,
-                            )
+                            _NEW_NOTE,
+                            {"domain_tag": tag, "name": name, "content": header + section,
+                             "version": 1, "updated_at": now, "updated_by_run": run_id},
                         )  # fmt: skip
                         version = 1
                     else:
                         version = note.version + 1
                         result = conn.execute(
-                            update(MemoryNote)
-                            .where(MemoryNote.id == note.id, MemoryNote.version == note.version)
-                            .values(
-                                content=f"{note.content}\n## Run {run_id} ({step})\n{text}\n",
-                                version=version, updated_at=now, updated_by_run=run_id,
-                            )
+                            _MOVE_ON,
+                            {"n_id": note.id, "n_version": note.version,
+                             "n_content": note.content + section, "n_next": version,
+                             "n_at": now, "n_run": run_id},
                         )  # fmt: skip
                         if result.rowcount != 1:
                             raise _Overtaken
                     conn.execute(
-                        insert(MemoryAppend).values(
-                            run_id=run_id, domain_tag=tag, name=name, step=step, created_at=now
-                        )
-                    )
+                        _NEW_APPEND,
+                        {"run_id": run_id, "domain_tag": tag, "name": name, "step": step,
+                         "created_at": now},
+                    )  # fmt: skip
                 return AppendOutcome(path, True, version)
             except (IntegrityError, _Overtaken):
                 # Another writer created the note or the ledger row, or moved the note on,
