@@ -29,20 +29,30 @@ from activities.run_context import PRINCIPAL_HEADER, acting_for
 PRINCIPAL_MEMO = "principal"
 
 
-def _with_principal(headers: Mapping[str, Payload]) -> Mapping[str, Payload]:
+def _principal_header() -> Payload | None:
     principal = workflow.memo_value(PRINCIPAL_MEMO, None, type_hint=str)
     if not isinstance(principal, str):
-        return headers
-    return {**headers, PRINCIPAL_HEADER: workflow.payload_converter().to_payload(principal)}
+        return None
+    return workflow.payload_converter().to_payload(principal)
 
 
 class _PrincipalOutbound(WorkflowOutboundInterceptor):
+    # One per workflow run: the memo is written when the run starts and never changed, so
+    # its header is encoded once, not for each of the run's activities.
+    _header: Payload | None = None
+    _encoded = False
+
+    def _with_principal(self, headers: Mapping[str, Payload]) -> Mapping[str, Payload]:
+        if not self._encoded:
+            self._header, self._encoded = _principal_header(), True
+        return headers if self._header is None else {**headers, PRINCIPAL_HEADER: self._header}
+
     def start_activity(self, input: StartActivityInput) -> Any:
-        input.headers = _with_principal(input.headers)
+        input.headers = self._with_principal(input.headers)
         return super().start_activity(input)
 
     def start_local_activity(self, input: StartLocalActivityInput) -> Any:
-        input.headers = _with_principal(input.headers)
+        input.headers = self._with_principal(input.headers)
         return super().start_local_activity(input)
 
 
