@@ -43,6 +43,7 @@ from activities.common import Auditor, run_tool
 from activities.embeddings import Embedder
 from activities.entities import EntityRef, EntityResolver, merge_aliases, new_entity_id
 from activities.evidence import DkgCorroborator
+from activities.nlp import gazetteer_digest
 from activities.relations import STATE_ACTIONS
 from activities.relevance import RELEVANCE_FLOOR, Signals, content_words, lexical, relevance
 from storage.dkg_index import normalise_name
@@ -267,11 +268,13 @@ class EnrichmentActivities:
 
     def propose(self, args: ProposeArgs, discovered_at: str) -> list[dict[str, Any]]:
         gazetteer = self._dkg.gazetteer()
+        digest = gazetteer_digest(gazetteer)  # digested once for the resolver and corroborator
         resolver = EntityResolver(
             gazetteer,
             args.links,
             getattr(self._dkg, "concerning", None),
             getattr(self._dkg, "places_of", None),
+            digest,
         )
         for st in args.statements:
             # A statement a model wrote itself (same contract, no score yet) is scored here;
@@ -285,7 +288,7 @@ class EnrichmentActivities:
         grouped = group_facts(usable, resolver)
         near = asked_ends_first(near_best(grouped), args.query)
         near = near[: CORROBORATED_PER_CANDIDATE * args.maxCandidates]
-        corroborator = DkgCorroborator(self._dkg, gazetteer, self._relevance_of)
+        corroborator = DkgCorroborator(self._dkg, gazetteer, self._relevance_of, digest)
         for fact in near:
             found = corroborator.corroborate(
                 fact.predicate,

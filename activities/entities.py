@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from activities.extraction_patterns import Entry
 from activities.memo import BoundedMemo
 from activities.nlp import RESOLVERS_KEPT, gazetteer_digest, resolver_for
 from activities.relevance import stem
@@ -129,9 +130,6 @@ def merge_aliases(names: list[tuple[str, str]]) -> dict[str, str]:
     return canonical
 
 
-Entry = tuple[str, str, str]  # (label, ual, type)
-
-
 @dataclass(frozen=True)
 class GazetteerTables:
     """The gazetteer read for claim ends: entries by UAL (the best-staked first entry of
@@ -164,12 +162,14 @@ class EntityResolver:
         links: dict[str, str],
         concerning: Callable[[str], list[tuple[str, str, str]]] | None = None,
         places_of: Callable[[str], set[str]] | None = None,
+        digest: str | None = None,
     ) -> None:
         self._concerning = concerning
         self._places_of = places_of
         # What only the gazetteer decides is built once per gazetteer state and shared
-        # (read-only) by every proposal against it; the links are this call's.
-        digest = gazetteer_digest(gazetteer)
+        # (read-only) by every proposal against it; the links are this call's. `digest`:
+        # the gazetteer's, when the caller has it.
+        digest = digest or gazetteer_digest(gazetteer)
         self._names = resolver_for(gazetteer, digest)
         tables = _tables.get(digest, lambda: GazetteerTables.of(gazetteer))
         self._by_ual = tables.by_ual

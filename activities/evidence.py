@@ -89,12 +89,13 @@ class DkgCorroborator:
         dkg: Any,
         gazetteer: list[tuple[str, str, str]],
         relevance_of: Callable[[str, str], float],
+        digest: str | None = None,
     ) -> None:
         self._dkg = dkg
         self._gazetteer = gazetteer
         # Descriptions are read through the process-wide memo: every run corroborates
-        # against the same staked assets.
-        digest = gazetteer_digest(gazetteer)
+        # against the same staked assets. `digest`: the gazetteer's, when the caller has it.
+        digest = digest or gazetteer_digest(gazetteer)
         self._reader = StatementReader(gazetteer, resolver_for(gazetteer, digest), digest)
         self._relevance_of = relevance_of
         self._assets: dict[str, dict[str, Any] | None] = {}

@@ -20,7 +20,7 @@ from temporalio import activity
 from activities.common import Auditor, cap_results
 from activities.embeddings import Embedder
 from activities.extraction_patterns import Gazetteer, find_mentions
-from activities.nlp import Resolver, mentions_in, parse, resolver_for
+from activities.nlp import Resolver, gazetteer_digest, mentions_in, parse, resolver_for
 from activities.relevance import (
     RELEVANCE_FLOOR,
     Signals,
@@ -196,8 +196,9 @@ class StatementActivities:
     def extract(self, args: ExtractArgs) -> tuple[list[Statement], int, float | None]:
         """(relevant statements best first, how many fell below the floor, best relevance)."""
         gazetteer = self._dkg.gazetteer()
-        resolver = resolver_for(gazetteer)
-        reader = StatementReader(gazetteer, resolver)
+        digest = gazetteer_digest(gazetteer)
+        resolver = resolver_for(gazetteer, digest)
+        reader = StatementReader(gazetteer, resolver, digest)
         statements: list[Statement] = []
         texts: dict[str, str] = {}
         for doc in args.documents:

@@ -216,24 +216,19 @@ class EmbeddedDkg:
 
     # -- reads ----------------------------------------------------------------------------
 
-    def _meta_values(self, ual: str) -> dict[str, object]:
+    def _meta_values(self, ual: str, predicate: NamedNode | None = None) -> dict[str, object]:
+        """The asset's metadata by predicate IRI; with `predicate`, only that one."""
         try:
             node = NamedNode(ual)
         except ValueError:
             return {}
-        quads = self._s.quads_for_pattern(node, None, None, METADATA_GRAPH)
+        quads = self._s.quads_for_pattern(node, predicate, None, METADATA_GRAPH)
         return {q.predicate.value: term_value(q.object) for q in quads}
 
     def get_asset(self, ual: str) -> dict[str, Any] | None:
         # Only the JSON-LD quad: the asset's other metadata is not read for nothing.
-        try:
-            node = NamedNode(ual)
-        except ValueError:
-            return None
-        for quad in self._s.quads_for_pattern(node, JSONLD, None, METADATA_GRAPH):
-            raw = term_value(quad.object)
-            return json.loads(raw) if isinstance(raw, str) else None
-        return None
+        raw = self._meta_values(ual, JSONLD).get(JSONLD.value)
+        return json.loads(raw) if isinstance(raw, str) else None
 
     def get_metadata(self, ual: str) -> AssetMetadata | None:
         values = self._meta_values(ual)

@@ -10,7 +10,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from storage.note_view import note_view
+from storage.note_view import RUN_HEADING, note_view
 from storage.tables import MemoryAppend, MemoryNote, utcnow
 from workflows.contracts import NOTE_NAMES, memory_path
 
@@ -152,7 +152,7 @@ class MemoryRepository:
         """
         path = memory_path(tag, name)
         text = "\n".join(f"- {line.strip()}" for line in lines if line.strip())
-        section = f"\n## Run {run_id} ({step})\n{text}\n"
+        section = f"\n{RUN_HEADING}{run_id} ({step})\n{text}\n"
         ledger = {"a_run": run_id, "a_tag": tag, "a_name": name, "a_step": step}
         # Plain statements built once (module level), not an ORM session: every run appends
         # several times, and the rows are never needed as objects here.

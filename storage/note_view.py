@@ -17,7 +17,9 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-RUN_SECTION = re.compile(r"^## Run ", re.MULTILINE)
+# How a run's section of a note begins (storage/memory_repo.py writes it).
+RUN_HEADING = "## Run "
+RUN_SECTION = re.compile("^" + re.escape(RUN_HEADING), re.MULTILINE)
 # About the last fifteen runs' discovery notes (a run adds 400 to 600 characters).
 DEFAULT_NOTE_CHARS = 8000
 MIN_NOTE_CHARS = 1000
