@@ -83,11 +83,17 @@ from kminer.worker import Services, activities_for, connect, open_services  # no
 from storage.memory_backend import SqlMemoryBackend  # noqa: E402
 from storage.memory_repo import MemoryRepository  # noqa: E402
 from workflows import prompts  # noqa: E402
-from workflows.agent_graphs import RUN_SCOPE, RunScope, deep_agent, shared_backend  # noqa: E402
+from workflows.agent_graphs import (  # noqa: E402
+    RUN_SCOPE,
+    RunScope,
+    deep_agent,
+    scoped_ledger,
+    shared_backend,
+)
 from workflows.agent_tools import ToolRouting, activity_tools  # noqa: E402
 from workflows.candidate_refs import CandidateLedger  # noqa: E402
 from workflows.contracts import MiningRequest, Phase, Usage, memory_tags  # noqa: E402
-from workflows.subagents import SubagentRunner  # noqa: E402
+from workflows.subagents import SubagentRunner, recursion_limit  # noqa: E402
 from workflows.tool_contracts import TOOL_ARGS  # noqa: E402
 from workflows.usage import UsageCounter  # noqa: E402
 
@@ -138,13 +144,13 @@ class Recorder(Interceptor):
     def intercept_activity(self, next: ActivityInboundInterceptor) -> ActivityInboundInterceptor:
         calls = self.calls
 
-        class Recording(ActivityInboundInterceptor):
+        class Recorded(ActivityInboundInterceptor):
             async def execute_activity(self, input: ExecuteActivityInput) -> Any:
                 info = activity.info()
                 calls.append(Call(info.activity_type, info.is_local, input.fn, list(input.args)))
                 return await super().execute_activity(input)
 
-        return Recording(next)
+        return Recorded(next)
 
 
 class recording_loops:
@@ -167,7 +173,7 @@ class recording_loops:
                 message=prompts.task_message(title, payload),
                 ledger=copy.deepcopy(runner._ledger),
                 config={
-                    "recursion_limit": 20 + 10 * runner._request.maxIterations,
+                    "recursion_limit": recursion_limit(runner._request),
                     "configurable": {"thread_id": runner._request.threadId},
                     "runId": runner._ws.runId,
                     "tags": memory_tags(runner._request.domainTags),
@@ -202,6 +208,17 @@ async def through_temporal(
     return seconds, recorder.recording, await measure_run(handle)
 
 
+def activity_functions(settings: Settings, services: Services) -> dict[str, Any]:
+    """This data dir's activity functions by activity name."""
+    return {a.__temporal_activity_definition.name: a for a in activities_for(settings, services)}
+
+
+async def call(env: ActivityEnvironment, fn: Any, *args: Any) -> Any:
+    """One activity function called in an activity context, sync or async."""
+    out = env.run(fn, *args)
+    return await out if inspect.isawaitable(out) else out
+
+
 class DirectMemory:
     """A run's `/memories/` operations on the SQL backend itself (what the plugin's
     backend activity would call on the worker)."""
@@ -226,14 +243,12 @@ class DirectAgents:
 
     async def dispatch(self, name: str, args: Any, routing: ToolRouting) -> Any:
         self.made[name] += 1
-        out = self.env.run(self.fns[name], args)
-        return await out if inspect.isawaitable(out) else out
+        return await call(self.env, self.fns[name], args)
 
     def graph(self, loop: Loop) -> Any:
         graph = self.graphs.get(loop.role)
         if graph is None:
-            tools = activity_tools(loop.tools, ledger=lambda: RUN_SCOPE.get().ledger,
-                                   dispatch=self.dispatch)  # fmt: skip
+            tools = activity_tools(loop.tools, ledger=scoped_ledger, dispatch=self.dispatch)
             specs = [
                 {**spec, "tools": activity_tools(names, dispatch=self.dispatch)}
                 for spec, names in zip(prompts.SUBAGENT_SPECS, loop.subagent_tools, strict=False)
@@ -267,7 +282,7 @@ async def direct(
 ) -> float:
     """The run again without Temporal, on a fresh data dir: its subagent loops run directly
     and the rest of its recorded calls are replayed, all in the order the run made them."""
-    fresh = {a.__temporal_activity_definition.name: a for a in activities_for(settings, services)}
+    fresh = activity_functions(settings, services)
     agents.fns = fresh
     agents.made.clear()
     memory = MemoryRepository(services.engine)
@@ -282,10 +297,8 @@ async def direct(
         for loop in starting.get(index, []):
             await agents.run(loop, memory)
         if index < len(calls) and index not in in_loops:
-            call = calls[index]
-            out = env.run(fresh.get(call.name, call.fn), *call.args)
-            if inspect.isawaitable(out):
-                await out
+            made = calls[index]
+            await call(env, fresh.get(made.name, made.fn), *made.args)
     seconds = time.perf_counter() - started
     # The same tool calls as the run's loops (a check that the direct loops did its work).
     ran = Counter(calls[i].name for i in in_loops if calls[i].name in TOOL_NAMES)
@@ -297,14 +310,12 @@ async def direct(
 async def replay(calls: list[Call], settings: Settings, services: Services) -> float:
     """Every recorded call again, in order, without Temporal and without agent loops (the
     direct path before 2026-11-25), on a fresh data dir."""
-    fresh = {a.__temporal_activity_definition.name: a for a in activities_for(settings, services)}
+    fresh = activity_functions(settings, services)
     env = ActivityEnvironment()
     started = time.perf_counter()
-    for call in calls:
-        fn = fresh.get(call.name, call.fn)  # the plugin's memory activities as run
-        out = env.run(fn, *call.args)
-        if inspect.isawaitable(out):
-            await out
+    for made in calls:
+        # The plugin's memory activities are not among this data dir's: as run.
+        await call(env, fresh.get(made.name, made.fn), *made.args)
     return time.perf_counter() - started
 
 

@@ -46,6 +46,11 @@ MODEL_OPTIONS = {
 MAX_STATEMENTS = 60
 
 
+def recursion_limit(request: MiningRequest) -> int:
+    """Graph steps an agent loop of this run may take."""
+    return 20 + 10 * request.maxIterations
+
+
 def model_options(options: dict[str, Any], queue: str | None) -> dict[str, Any]:
     """Model-call activity options, sent to `queue` when the run has a model queue."""
     return options if queue is None else {**options, "task_queue": queue}
@@ -128,7 +133,7 @@ class SubagentRunner:
         message = prompts.task_message(title, payload)
         callbacks = self.callbacks(role)
         config = {
-            "recursion_limit": 20 + 10 * self._request.maxIterations,
+            "recursion_limit": recursion_limit(self._request),
             "callbacks": callbacks,
             # Runs with the same tags share a thread (seed requirement 10).
             "configurable": {"thread_id": self._request.threadId},
