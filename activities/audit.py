@@ -6,15 +6,16 @@ import asyncio
 
 from temporalio import activity
 
+from contracts.activity_names import AUDIT_DECISIONS
+from contracts.tools import DecisionAuditArgs
 from storage.audit_log import AuditLog, args_hash
-from workflows.tool_contracts import DecisionAuditArgs
 
 
 class AuditActivities:
     def __init__(self, audit: AuditLog | None) -> None:
         self._audit = audit
 
-    @activity.defn(name="audit_decisions")
+    @activity.defn(name=AUDIT_DECISIONS)
     async def audit_decisions(self, args: DecisionAuditArgs) -> int:
         """Write each decision once, keyed by its place in the run; returns how many were new."""
         if self._audit is None:

@@ -16,14 +16,14 @@ from temporalio import activity
 
 from activities import metrics
 from activities.run_context import current_principal
-from storage.audit_log import args_hash, insert_event
-from storage.tables import AuditEvent, Blob
-from workflows.tool_contracts import (
+from contracts.tools import (
     MAX_TOOL_RESULT_CHARS,
     ProvenanceItem,
     ToolMetadata,
     ToolResponse,
 )
+from storage.audit_log import args_hash, insert_event
+from storage.tables import AuditEvent, Blob
 
 
 async def heartbeating(fn: Callable[..., T], *args: Any) -> T:

@@ -19,10 +19,15 @@ from temporalio.exceptions import ApplicationError
 from activities import metrics
 from activities.common import Auditor, heartbeating, run_tool
 from activities.run_context import current_principal
-from storage.audit_log import AuditLog
-from storage.tables import PublishRecord
-from workflows.jsonld import content_hash
-from workflows.tool_contracts import (
+from contracts.activity_names import (
+    DKG_FIND_DUPLICATES,
+    DKG_FIND_RELATED_ASSETS,
+    DKG_GET_ASSET,
+    DKG_GET_ASSET_METADATA,
+    DKG_PUBLISH_ASSET,
+    DKG_SPARQL,
+)
+from contracts.tools import (
     FindDuplicatesArgs,
     FindRelatedArgs,
     MetadataArgs,
@@ -32,6 +37,9 @@ from workflows.tool_contracts import (
     ToolResponse,
     UalArgs,
 )
+from mining.jsonld import content_hash
+from storage.audit_log import AuditLog
+from storage.tables import PublishRecord
 
 PUBLISHER_ADDRESS = "0x7e1a5b2c9d04f3e8a6b1c2d3e4f5a6b7c8d9e0f1"
 
@@ -68,7 +76,7 @@ class DkgActivities:
         # Errors that say "this asset will never be accepted": retrying is pointless.
         self._refusals = refusals
 
-    @activity.defn(name="dkg_get_asset")
+    @activity.defn(name=DKG_GET_ASSET)
     async def dkg_get_asset(self, args: UalArgs) -> ToolResponse:
         def body() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             asset = self._dkg.get_asset(args.ual)
@@ -79,13 +87,13 @@ class DkgActivities:
         return await asyncio.to_thread(
             run_tool,
             self._audit,
-            "dkg_get_asset",
+            DKG_GET_ASSET,
             args.model_dump(),
             body,
             (*self._errors, LookupError),
         )
 
-    @activity.defn(name="dkg_sparql")
+    @activity.defn(name=DKG_SPARQL)
     async def dkg_sparql(self, args: SparqlArgs) -> ToolResponse:
         def body() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             result = self._dkg.query(args.query, row_limit=args.limit)
@@ -97,10 +105,10 @@ class DkgActivities:
             return rows, []
 
         return await asyncio.to_thread(
-            run_tool, self._audit, "dkg_sparql", args.model_dump(), body, self._errors
+            run_tool, self._audit, DKG_SPARQL, args.model_dump(), body, self._errors
         )
 
-    @activity.defn(name="dkg_get_asset_metadata")
+    @activity.defn(name=DKG_GET_ASSET_METADATA)
     async def dkg_get_asset_metadata(self, args: MetadataArgs) -> ToolResponse:
         uals = list(dict.fromkeys(([args.ual] if args.ual else []) + args.uals))
 
@@ -112,20 +120,20 @@ class DkgActivities:
             return rows, [{"source": ual} for ual in uals]
 
         return await asyncio.to_thread(
-            run_tool, self._audit, "dkg_get_asset_metadata", args.model_dump(), body, self._errors
+            run_tool, self._audit, DKG_GET_ASSET_METADATA, args.model_dump(), body, self._errors
         )
 
-    @activity.defn(name="dkg_find_related_assets")
+    @activity.defn(name=DKG_FIND_RELATED_ASSETS)
     async def dkg_find_related_assets(self, args: FindRelatedArgs) -> ToolResponse:
         def body() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             found = [_dump(r) for r in self._dkg.find_related(args.text, limit=args.limit)]
             return found, [{"source": r["ual"]} for r in found]
 
         return await asyncio.to_thread(
-            run_tool, self._audit, "dkg_find_related_assets", args.model_dump(), body, self._errors
+            run_tool, self._audit, DKG_FIND_RELATED_ASSETS, args.model_dump(), body, self._errors
         )
 
-    @activity.defn(name="dkg_find_duplicates")
+    @activity.defn(name=DKG_FIND_DUPLICATES)
     async def dkg_find_duplicates(self, args: FindDuplicatesArgs) -> ToolResponse:
         def body() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             rows = []
@@ -137,10 +145,10 @@ class DkgActivities:
             return rows, []
 
         return await asyncio.to_thread(
-            run_tool, self._audit, "dkg_find_duplicates", args.model_dump(), body, self._errors
+            run_tool, self._audit, DKG_FIND_DUPLICATES, args.model_dump(), body, self._errors
         )
 
-    @activity.defn(name="dkg_publish_asset")
+    @activity.defn(name=DKG_PUBLISH_ASSET)
     async def dkg_publish_asset(self, args: PublishArgs) -> PublishResult:
         """Publish one approved candidate exactly once.
 
@@ -159,7 +167,7 @@ class DkgActivities:
             AuditLog(self._engine).record(
                 run_id=args.runId,
                 kind="publication",
-                tool="dkg_publish_asset",
+                tool=DKG_PUBLISH_ASSET,
                 principal=current_principal(),
                 detail={
                     "candidateId": args.candidateId,

@@ -1,254 +1,23 @@
-"""Statements -> candidate Knowledge Assets: one claim per fact, new entities beside them.
+"""The propose_knowledge_assets activity: a thin adapter over mining/proposals.py.
 
-1. Only statements relevant to the question (relevance floor), asserted (not negated, not
-   hedged) and typed by a known relation are proposed.
-2. Both ends are resolved against the DKG (`activities/entities.py`): a link found by the
-   resolver agent, the extractor's UAL, or a DKG label or alias; an unresolved proper name
-   of an organisation, place, product or event becomes a new entity (short and long forms
-   of one new name merged).
-3. The same fact from several passages or sources is ONE candidate carrying every
-   evidence item (seed 002 `EvidenceItem`); the DKG's own assets add evidence or show the
-   fact is already stated there (`activities/evidence.py`).
-4. A source that states the opposite (a negated statement of the same fact), or two
-   candidates that cannot both hold (one subsidiary, two parents), give a
-   `ContradictionRecord` (seed 002), flagged for the reviewer.
-5. Facts within `RELEVANCE_MARGIN` of the question's most relevant fact are checked
-   against the DKG, then ranked: typed relations, then facts the DKG does not already
-   state, then facts about actors before where one place lies (unless the question asks
-   where), then relevance, then independent sources. The top `maxCandidates` become
-   `schema:Claim` assets (`activities/claims.py`), with what else their own sentences
-   state about their subjects while room is left (`companions`); each new entity they
-   use becomes a candidate asset of its own: their ends, the goods a supply or contract names
-   (`dkg:goods`), and the places relevant facts put a new organisation or place in (its
-   `location`, see `whereabouts`).
+It scores a bare text's relevance with the worker's embedder, takes the first scheduling
+time as the proposals' date (stable across retries, so a retried activity proposes
+byte-identical assets) and audits the call.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from temporalio import activity
 
-from activities.claims import (
-    claim_asset,
-    contradiction_records,
-    entity_asset,
-    evidence_item,
-    fact_id,
-)
 from activities.common import Auditor, run_tool
 from activities.embeddings import Embedder
-from activities.entities import EntityRef, EntityResolver, merge_aliases, new_entity_id
-from activities.evidence import DkgCorroborator
-from activities.nlp import gazetteer_digest
-from activities.relations import STATE_ACTIONS
-from activities.relevance import RELEVANCE_FLOOR, Signals, content_words, lexical, relevance
-from storage.dkg_index import normalise_name
-from workflows.predicates import PREDICATES, RELATED_TO, canonical, is_typed
-from workflows.tool_contracts import (
-    MAX_PROPOSAL_CHARS,
-    EvidenceItem,
-    ProposeArgs,
-    Statement,
-    ToolResponse,
-)
-
-
-@dataclass
-class Fact:
-    predicate: str
-    subject: EntityRef
-    object: EntityRef
-    statements: list[Statement] = field(default_factory=list)
-    evidence: list[EvidenceItem] = field(default_factory=list)
-    known_in: list[str] = field(default_factory=list)
-    against: list[Statement] = field(default_factory=list)
-    goods: list[EntityRef] = field(default_factory=list)  # what is supplied or contracted
-
-    @property
-    def key(self) -> tuple[str, str, str]:
-        return canonical(self.predicate, self.subject.key, self.object.key)
-
-    @property
-    def relevance(self) -> float:
-        return max((e.score for e in self.evidence), default=0.0)
-
-    @property
-    def independent_sources(self) -> int:
-        return len({e.source for e in self.evidence})
-
-
-def _as_product(ref: EntityRef, predicate: str) -> EntityRef:
-    """A thing named by a phrase where a relation expects goods ("banned exports of raw
-    lithium ore") is a product; one the DKG lacks is proposed as a new Product."""
-    spec = PREDICATES.get(predicate)
-    if ref.ual or ref.new_id or ref.family != "concept" or spec is None:
-        return ref
-    if "product" not in spec.object_kinds:
-        return ref
-    return EntityRef(ref.name, "Product", new_id=new_entity_id(ref.name, "product"))
-
-
-def group_facts(statements: list[Statement], resolver: EntityResolver) -> list[Fact]:
-    """One Fact per (subject, relation, object), evidence deduplicated by source sentence."""
-    refs: list[tuple[Statement, EntityRef, EntityRef]] = []
-    for st in statements:
-        subj = resolver.ref(st.subject, st.subjectType, st.subjectUal, st.objectUal)
-        if st.predicate in STATE_ACTIONS:
-            subj = resolver.state_of(subj) or subj
-        obj = resolver.ref(st.object, st.objectType, st.objectUal, subj.ual)
-        obj = _as_product(obj, st.predicate)
-        refs.append((st, subj, obj))
-    # One new entity written short here and long there is one entity.
-    names = [(r.name, r.family) for _, s, o in refs for r in (s, o) if r.new_id]
-    canonical_name = merge_aliases(names)
-    for _, s, o in refs:
-        for r in (s, o):
-            if r.new_id and canonical_name.get(r.name, r.name) != r.name:
-                r.aliases.append(r.name)
-                r.name = canonical_name[r.name]
-                r.new_id = new_entity_id(r.name, r.family)
-    facts: dict[tuple[str, str, str], Fact] = {}
-    for st, subj, obj in refs:
-        if subj.key == obj.key:
-            continue
-        fact = Fact(st.predicate, subj, obj)
-        fact = facts.setdefault(fact.key, fact)
-        if st.negated:
-            fact.against.append(st)
-            continue
-        fact.statements.append(st)
-        if st.goods:
-            # A product the DKG lacks is proposed as a new Product, like any goods.
-            goods = _as_product(resolver.ref(st.goods, st.goodsType, st.goodsUal), "produces")
-            if all(g.key != goods.key for g in fact.goods):
-                fact.goods.append(goods)
-        for r, end in ((subj, fact.subject), (obj, fact.object)):
-            for alias in r.aliases:
-                if alias not in end.aliases and alias != end.name:
-                    end.aliases.append(alias)
-        item = evidence_item(st)
-        if not any(e.source == item.source and e.snippet == item.snippet for e in fact.evidence):
-            fact.evidence.append(item)
-    return [f for f in facts.values() if f.statements]
-
-
-# Facts more than this below the question's most relevant fact are left out: the floor says
-# what is on topic at all, the margin what answers this question rather than a neighbour
-# of it. Chosen by F1 on the demo set with bench/quality_funnel.py (0.15, 0.18, 0.2, 0.25:
-# F1 0.590, 0.607, 0.604, 0.591 once event clauses were read), the held-out set agreeing.
-RELEVANCE_MARGIN = 0.18
-# How many facts within the margin are checked against the DKG, per candidate asked for.
-CORROBORATED_PER_CANDIDATE = 3
-
-
-def near_best(facts: list[Fact]) -> list[Fact]:
-    """The facts within `RELEVANCE_MARGIN` of the most relevant one, most relevant first."""
-    best = max((f.relevance for f in facts), default=0.0)
-    kept = [f for f in facts if f.relevance >= best - RELEVANCE_MARGIN]
-    return sorted(kept, key=lambda f: (-f.relevance, "|".join(f.key)))
-
-
-def asked_ends_first(facts: list[Fact], query: str) -> list[Fact]:
-    """Where the question names the very things it asks about ("export controls on gallium
-    and germanium"), a fact of the same subject and relation about something the question
-    never mentions is not an answer: among facts sharing subject and relation, when one
-    end is named whole in the question, those whose end of that kind shares no word
-    with the question go.
-
-    A question naming a category ("battery raw materials") names no end whole, and
-    keeps every fact."""
-    asked = content_words(query)
-
-    def words(end: EntityRef) -> set[str]:
-        return content_words(end.name)
-
-    groups: dict[tuple[str, str], list[Fact]] = {}
-    for f in facts:
-        groups.setdefault((f.subject.key, f.predicate), []).append(f)
-    dropped: set[int] = set()
-    for group in groups.values():
-        named = {f.object.family for f in group if words(f.object) and words(f.object) <= asked}
-        # Only an end of the kind the question named goes ("which drugs do the obesity
-        # trials test?" names a condition, not the drugs).
-        dropped.update(
-            id(f) for f in group if f.object.family in named and not words(f.object) & asked
-        )
-    return [f for f in facts if id(f) not in dropped]
-
-
-# Where a new entity is (its own asset's `location`), from the relevant statements.
-LOCATION_PREDICATES = frozenset({"locatedIn", "operatesIn"})
-MAX_LOCATIONS = 3
-
-
-def whereabouts(end: EntityRef, facts: list[Fact]) -> list[Fact]:
-    """The relevant facts saying where a new organisation or place is ("Tirol Penicillin
-    Works operates a plant in Kundl"): its asset names the places, so a reviewer sees
-    where it is, and a new place becomes a candidate entity of its own. Best first."""
-    if end.family not in ("organization", "place"):
-        return []
-    found = [
-        f for f in facts
-        if f.predicate in LOCATION_PREDICATES and f.subject.key == end.key
-        and f.object.family == "place"
-    ]  # fmt: skip
-    found.sort(key=lambda f: (-f.relevance, "|".join(f.key)))
-    return found[:MAX_LOCATIONS]
-
-
-def rank(facts: list[Fact], query: str = "") -> list[Fact]:
-    """Typed relations first; new knowledge before facts the DKG already states (those are
-    duplicates: cited in the answer, never published again, so they only take a slot a
-    new fact could have); where one place lies after facts about who does what, unless
-    the question asks where; then relevance, then independent sources."""
-    asks_where = bool(WHERE.search(query))
-
-    def key(f: Fact) -> tuple[int, int, int, float, int, str]:
-        background = not asks_where and is_geography(f)
-        return (0 if is_typed(f.predicate) else 1, 1 if f.known_in else 0, int(background),
-                -round(f.relevance, 2), -f.independent_sources, "|".join(f.key))  # fmt: skip
-
-    return sorted(facts, key=key)
-
-
-WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)
-
-
-def is_geography(fact: Fact) -> bool:
-    """'Odesa is located in Ukraine': a place within a place, background to a question
-    about suppliers or exposure (it still answers one that asks where)."""
-    return fact.predicate == "locatedIn" and fact.subject.family == fact.object.family == "place"
-
-
-def companions(chosen: list[Fact], facts: list[Fact], limit: int) -> list[Fact]:
-    """What else the chosen facts' own sentences state about their subjects, while room is
-    left: a sentence that answers the question also says where or how its actor does it
-    ("Liontown supplies concentrate to Tesla from its new Kathleen Valley mine": it runs
-    that mine). Typed, relevant facts the DKG does not state yet, most relevant first."""
-    taken = {f.key for f in chosen}
-    said = {(st.sentence, f.subject.key) for f in chosen for st in f.statements}
-    out: list[Fact] = []
-    for f in sorted(facts, key=lambda f: (-f.relevance, "|".join(f.key))):
-        if len(chosen) + len(out) >= limit:
-            break
-        if f.key in taken or not is_typed(f.predicate) or f.known_in:
-            continue
-        if any((st.sentence, f.subject.key) in said for st in f.statements):
-            out.append(f)
-            taken.add(f.key)
-    return out
-
-
-def select(ranked: list[Fact], limit: int) -> list[Fact]:
-    """The top `limit` facts; `relatedTo` only for leftover room, at most a fifth of it."""
-    typed = [f for f in ranked if is_typed(f.predicate)][:limit]
-    room = min(limit - len(typed), max(1, limit // 5))
-    generic = [f for f in ranked if f.predicate == RELATED_TO][: max(0, room)]
-    return typed + generic
+from contracts.activity_names import PROPOSE_KNOWLEDGE_ASSETS
+from contracts.tools import MAX_PROPOSAL_CHARS, ProposeArgs, ToolResponse
+from mining.proposals import propose
+from mining.relevance import Signals, lexical, relevance
 
 
 class EnrichmentActivities:
@@ -267,90 +36,10 @@ class EnrichmentActivities:
         return relevance(Signals(cos, cos, share, share), self._embedder.name)
 
     def propose(self, args: ProposeArgs, discovered_at: str) -> list[dict[str, Any]]:
-        gazetteer = self._dkg.gazetteer()
-        digest = gazetteer_digest(gazetteer)  # digested once for the resolver and corroborator
-        resolver = EntityResolver(
-            gazetteer,
-            args.links,
-            getattr(self._dkg, "concerning", None),
-            getattr(self._dkg, "places_of", None),
-            digest,
-        )
-        for st in args.statements:
-            # A statement a model wrote itself (same contract, no score yet) is scored here;
-            # one without its source sentence has no evidence and stays at 0.
-            if not st.relevance and st.sentence.strip():
-                st.relevance = self._relevance_of(args.query, st.sentence)
-        usable = [
-            s for s in args.statements
-            if s.relevance >= RELEVANCE_FLOOR and not s.hedged and s.predicate
-        ]  # fmt: skip
-        grouped = group_facts(usable, resolver)
-        near = asked_ends_first(near_best(grouped), args.query)
-        near = near[: CORROBORATED_PER_CANDIDATE * args.maxCandidates]
-        corroborator = DkgCorroborator(self._dkg, gazetteer, self._relevance_of, digest)
-        for fact in near:
-            found = corroborator.corroborate(
-                fact.predicate,
-                (fact.subject.ual, fact.subject.name),
-                (fact.object.ual, fact.object.name),
-                args.query,
-            )
-            fact.known_in = found.known_in
-            for item in found.evidence:
-                if not any(e.source == item.source for e in fact.evidence):
-                    fact.evidence.append(item)
-        chosen = select(rank(near, args.query), args.maxCandidates)
-        chosen += companions(chosen, grouped, args.maxCandidates)
-        rows: list[dict[str, Any]] = []
-        records = contradiction_records(chosen, discovered_at)
-        entities: dict[str, EntityRef] = {}
-        for fact in chosen:
-            asset, triplets = claim_asset(fact, args.domainTags, args.query, discovered_at)
-            rows.append(
-                {
-                    "candidateId": fact_id(fact),
-                    "kind": "claim",
-                    "asset": asset,
-                    "triplets": triplets,
-                    "knownInDkg": fact.known_in,
-                    "contradictions": records.get(fact_id(fact), []),
-                }
-            )
-            for end in (fact.subject, fact.object, *fact.goods):
-                if end.new_id:
-                    entities.setdefault(end.new_id, end)
-        located = {key: whereabouts(end, grouped) for key, end in entities.items()}
-        for facts in list(located.values()):
-            for fact in facts:
-                if fact.object.new_id and fact.object.new_id not in entities:
-                    entities[fact.object.new_id] = fact.object
-        for key, end in entities.items():
-            mentions = [
-                f for f in chosen
-                if end.new_id in (f.subject.new_id, f.object.new_id, *(g.new_id for g in f.goods))
-            ]  # fmt: skip
-            places = located.get(key, [])
-            # A place proposed only as where a new entity is: its evidence is that fact.
-            where = [f for fs in located.values() for f in fs if f.object.new_id == end.new_id]
-            asset = entity_asset(end, mentions, args.domainTags, discovered_at, places, where)
-            duplicates = self._dkg.find_duplicates(asset)
-            rows.append(
-                {
-                    "candidateId": "cand-" + asset["identifier"].rsplit("-", 1)[-1],
-                    "kind": "entity",
-                    "asset": asset,
-                    "triplets": [],
-                    "knownInDkg": [d.ual for d in duplicates],
-                    "contradictions": [],
-                }
-            )
-        return rows
+        return propose(args, self._dkg, self._relevance_of, discovered_at)
 
-    @activity.defn(name="propose_knowledge_assets")
+    @activity.defn(name=PROPOSE_KNOWLEDGE_ASSETS)
     async def propose_knowledge_assets(self, args: ProposeArgs) -> ToolResponse:
-        # The first scheduling time is stable across retries, so a retried activity
-        # proposes byte-identical assets.
         discovered_at = activity.info().scheduled_time.replace(microsecond=0).isoformat()
 
         def body() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -359,12 +48,9 @@ class EnrichmentActivities:
         return await asyncio.to_thread(
             run_tool,
             self._audit,
-            "propose_knowledge_assets",
+            PROPOSE_KNOWLEDGE_ASSETS,
             {"n": len(args.statements)},
             body,
             (),
             MAX_PROPOSAL_CHARS,
         )
-
-
-__all__ = ["EnrichmentActivities", "Fact", "group_facts", "near_best", "normalise_name", "rank"]

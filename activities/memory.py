@@ -7,10 +7,11 @@ import asyncio
 from temporalio import activity
 
 from activities.run_context import current_principal
+from contracts.activity_names import APPEND_MEMORY_NOTES, LOAD_MEMORY_NOTES
+from contracts.tools import AppendNotesInput, AppendNotesOutput, LoadNotesInput
 from storage.audit_log import AuditLog
 from storage.memory_repo import MemoryRepository
 from storage.note_view import DEFAULT_NOTE_CHARS
-from workflows.tool_contracts import AppendNotesInput, AppendNotesOutput, LoadNotesInput
 
 
 class MemoryActivities:
@@ -24,13 +25,13 @@ class MemoryActivities:
         self._audit = audit
         self._note_chars = note_chars
 
-    @activity.defn(name="load_memory_notes")
+    @activity.defn(name=LOAD_MEMORY_NOTES)
     async def load_memory_notes(self, inp: LoadNotesInput) -> dict[str, str]:
         """The notes a run reads: each at most `note_chars` characters (the head and the
         latest run sections, storage/note_view.py); the notes themselves stay whole."""
         return await asyncio.to_thread(self._repo.read_tags, inp.tags, self._note_chars)
 
-    @activity.defn(name="append_memory_notes")
+    @activity.defn(name=APPEND_MEMORY_NOTES)
     async def append_memory_notes(self, inp: AppendNotesInput) -> AppendNotesOutput:
         def body() -> AppendNotesOutput:
             outcomes = [
@@ -54,7 +55,7 @@ class MemoryActivities:
         self._audit.record(
             run_id=inp.runId,
             kind="memory",
-            tool="append_memory_notes",
+            tool=APPEND_MEMORY_NOTES,
             principal=current_principal(),
             detail={"path": path, "step": inp.step, "version": version, "lines": len(inp.lines)},
             event_key=f"memory:{inp.step}:{path}",

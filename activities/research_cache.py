@@ -19,16 +19,17 @@ from temporalio import activity
 
 from activities.common import store_blob
 from activities.embeddings import Embedder
-from storage.research_cache import ResearchCache, aware
-from storage.tables import ResearchRun
-from workflows.research_contracts import (
+from contracts.activity_names import RESEARCH_CACHE_LOOKUP, RESEARCH_CACHE_STORE
+from contracts.research import (
     CacheHit,
     CacheLookupArgs,
     CacheLookupResult,
     CacheStoreArgs,
     ResearchQuestion,
 )
-from workflows.tool_contracts import Statement, ToolMetadata
+from contracts.tools import Statement, ToolMetadata
+from storage.research_cache import ResearchCache, aware
+from storage.tables import ResearchRun
 
 
 class ResearchCacheActivities:
@@ -113,10 +114,10 @@ class ResearchCacheActivities:
         )
         return found
 
-    @activity.defn(name="research_cache_lookup")
+    @activity.defn(name=RESEARCH_CACHE_LOOKUP)
     async def research_cache_lookup(self, args: CacheLookupArgs) -> CacheLookupResult:
         return await asyncio.to_thread(self.timed_lookup, args)
 
-    @activity.defn(name="research_cache_store")
+    @activity.defn(name=RESEARCH_CACHE_STORE)
     async def research_cache_store(self, args: CacheStoreArgs) -> bool:
         return await asyncio.to_thread(self.store, args)

@@ -26,7 +26,14 @@ from activities import metrics
 from activities.agents.policy import _documents
 from activities.common import Auditor
 from activities.statements import StatementActivities
-from workflows.research_contracts import (
+from contracts.activity_names import (
+    DKG_FIND_RELATED_ASSETS,
+    DKG_SPARQL,
+    EXTRACT_STATEMENTS,
+    RESEARCH_GATHER,
+    WEB_SEARCH,
+)
+from contracts.research import (
     SEARCH_NODES,
     GatherArgs,
     GatherResult,
@@ -34,7 +41,7 @@ from workflows.research_contracts import (
     ResearchTaskStatus,
     SubtaskOutcome,
 )
-from workflows.tool_contracts import ExtractArgs, SourceDocument, Statement
+from contracts.tools import ExtractArgs, SourceDocument, Statement
 
 T = TypeVar("T")
 HEARTBEAT_SECONDS = 2.0
@@ -89,14 +96,14 @@ class ResearchGatherActivities:
         if backend is None:
             raise LookupError(f"no backend for {q.node_type} on this worker")
         limit = int(q.node_config.get("maxResults", 5))
-        hits = measured("web_search", backend.search, q.question, limit)
+        hits = measured(WEB_SEARCH, backend.search, q.question, limit)
         seen = set(args.seenPassages)
         fresh = [h for h in hits if passage_key(h) not in seen]
         docs = [SourceDocument(**d) for d in _documents(fresh)]
         kept: list[Statement] = []
         if docs:
             extract = ExtractArgs(documents=docs, query=args.query)
-            kept, _, _ = measured("extract_statements", self._statements.extract, extract)
+            kept, _, _ = measured(EXTRACT_STATEMENTS, self._statements.extract, extract)
         return SubtaskOutcome(
             id=q.id,
             status=ResearchTaskStatus.COMPLETED,
@@ -111,10 +118,10 @@ class ResearchGatherActivities:
         if not uals:
             # A model's plan names entities, not UALs: the label index finds them.
             text = " ".join(q.keywords) or q.question
-            uals = [r.ual for r in measured("dkg_find_related_assets", self._find, text)]
+            uals = [r.ual for r in measured(DKG_FIND_RELATED_ASSETS, self._find, text)]
         values = " ".join(f"<{u}>" for u in uals)
         result = measured(
-            "dkg_sparql",
+            DKG_SPARQL,
             partial(self._dkg.query, row_limit=100),
             "SELECT ?ual ?label ?stake ?linked ?linkedLabel WHERE { "
             "GRAPH <did:dkg:metadata> { ?ual rdfs:label ?label ; dkg:stakeAmount ?stake } "
@@ -208,7 +215,7 @@ class ResearchGatherActivities:
         await asyncio.gather(*(one(q) for q in todo))
         return GatherResult(outcomes=[done[q.id] for q in args.questions], maxInFlight=most)
 
-    @activity.defn(name="research_gather")
+    @activity.defn(name=RESEARCH_GATHER)
     async def research_gather(self, args: GatherArgs) -> GatherResult:
         done: dict[int, SubtaskOutcome] = {}
         details = activity.info().heartbeat_details
@@ -233,7 +240,7 @@ class ResearchGatherActivities:
         count = sum(len(o.statements) for o in result.outcomes)
         ok = all(o.status == ResearchTaskStatus.COMPLETED for o in result.outcomes)
         self._audit.record(
-            "research_gather", {"questions": [q.question for q in args.questions]}, count,
+            RESEARCH_GATHER, {"questions": [q.question for q in args.questions]}, count,
             elapsed, ok,
         )  # fmt: skip
         return result

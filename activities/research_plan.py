@@ -21,13 +21,14 @@ from typing import Any
 
 from temporalio import activity
 
-from activities.nlp import Resolver, mentions_in, parse, resolver_for
-from workflows.research_contracts import (
+from contracts.activity_names import PLAN_RESEARCH
+from contracts.research import (
     NodeType,
     PlanArgs,
     PlanResult,
     ResearchQuestion,
 )
+from mining.nlp import Resolver, mentions_in, parse, resolver_for
 
 QUESTION_WORDS = frozenset(
     "which who what whom whose where when why how do does did is are was were the a an of "
@@ -191,6 +192,6 @@ class ResearchPlanActivities:
         related = self._dkg.find_related(args.query, limit=8)
         return decompose(args, gazetteer, related, resolver_for(gazetteer))
 
-    @activity.defn(name="plan_research")
+    @activity.defn(name=PLAN_RESEARCH)
     async def plan_research(self, args: PlanArgs) -> PlanResult:
         return await asyncio.to_thread(self.plan, args)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from temporalio import activity
 
-from workflows.contracts import RuntimeConfig
+from contracts.activity_names import GET_RUNTIME_CONFIG
+from contracts.run import RuntimeConfig
 
 
 class RuntimeActivities:
     def __init__(self, config: RuntimeConfig) -> None:
         self._config = config
 
-    @activity.defn(name="get_runtime_config")
+    @activity.defn(name=GET_RUNTIME_CONFIG)
     async def get_runtime_config(self) -> RuntimeConfig:
         return self._config

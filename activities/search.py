@@ -9,9 +9,10 @@ from typing import Any, Protocol
 from temporalio import activity
 
 from activities.common import Auditor, run_tool
-from activities.memo import BoundedMemo
-from activities.nlp import after_heading
-from workflows.tool_contracts import SearchArgs, ToolResponse
+from contracts.activity_names import WEB_SEARCH
+from contracts.tools import SearchArgs, ToolResponse
+from mining.memo import BoundedMemo
+from mining.nlp import after_heading
 
 
 class SearchBackend(Protocol):
@@ -188,7 +189,7 @@ class SearchActivities:
         self._dkg = dkg
         self._audit = auditor
 
-    @activity.defn(name="web_search")
+    @activity.defn(name=WEB_SEARCH)
     async def web_search(self, args: SearchArgs) -> ToolResponse:
         def body() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             hits = self._backend.search(args.query, args.maxResults)
@@ -203,5 +204,5 @@ class SearchActivities:
             return hits, provenance
 
         return await asyncio.to_thread(
-            run_tool, self._audit, "web_search", args.model_dump(), body, (OSError, ValueError)
+            run_tool, self._audit, WEB_SEARCH, args.model_dump(), body, (OSError, ValueError)
         )

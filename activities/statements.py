@@ -1,6 +1,6 @@
 """The `extract_statements` tool: statements from texts, scored for relevance to the question.
 
-Reading is `activities/extraction.py`; relevance is `activities/relevance.py` over the
+Reading is `mining/extraction.py`; relevance is `mining/relevance.py` over the
 embeddings of `activities/embeddings.py`. Statements below the relevance floor are left
 out of the answer (counted in `metadata.filtered`), so off-topic text never reaches
 enrichment; the rest come back most relevant first.
@@ -19,9 +19,19 @@ from temporalio import activity
 
 from activities.common import Auditor, cap_results
 from activities.embeddings import Embedder
-from activities.extraction_patterns import Gazetteer, find_mentions
-from activities.nlp import Resolver, gazetteer_digest, mentions_in, parse, resolver_for
-from activities.relevance import (
+from contracts.activity_names import EXTRACT_STATEMENTS
+from contracts.tools import (
+    ExtractArgs,
+    ProvenanceItem,
+    Statement,
+    ToolMetadata,
+    ToolResponse,
+)
+from mining.extraction_patterns import Gazetteer, find_mentions
+from mining.names import normalise_name
+from mining.nlp import Resolver, gazetteer_digest, mentions_in, parse, resolver_for
+from mining.predicates import ASKS, sentence_for
+from mining.relevance import (
     RELEVANCE_FLOOR,
     Signals,
     anchor,
@@ -31,16 +41,7 @@ from activities.relevance import (
     relevance,
     stem,
 )
-from activities.statement_reads import StatementReader
-from storage.dkg_index import normalise_name
-from workflows.predicates import ASKS, sentence_for
-from workflows.tool_contracts import (
-    ExtractArgs,
-    ProvenanceItem,
-    Statement,
-    ToolMetadata,
-    ToolResponse,
-)
+from mining.statement_reads import StatementReader
 
 MAX_STATEMENTS = 80
 
@@ -219,7 +220,7 @@ class StatementActivities:
         kept.sort(key=lambda s: -s.relevance)
         return kept[:MAX_STATEMENTS], len(statements) - len(kept), best
 
-    @activity.defn(name="extract_statements")
+    @activity.defn(name=EXTRACT_STATEMENTS)
     async def extract_statements(self, args: ExtractArgs) -> ToolResponse:
         started = time.perf_counter()
         kept, filtered, best = await asyncio.to_thread(self.extract, args)
@@ -228,7 +229,7 @@ class StatementActivities:
         blob = self._audit.overflow(rows) if truncated else None
         elapsed = int((time.perf_counter() - started) * 1000)
         self._audit.record(
-            "extract_statements", {"n": len(args.documents)}, len(rows), elapsed, True
+            EXTRACT_STATEMENTS, {"n": len(args.documents)}, len(rows), elapsed, True
         )
         return ToolResponse(
             success=True,

@@ -1,6 +1,6 @@
 """Validate candidates against the DKG: evidence, duplicates, contradictions, stake, confidence.
 
-Confidence is never a model's guess: it is `activities.scoring.score_candidate` over what
+Confidence is never a model's guess: it is `mining.scoring.score_candidate` over what
 this module gathers from the DKG (stake and publisher of linked assets and of DKG assets
 cited as evidence, duplicates, functional properties that disagree). Claims are scored
 first; a new entity is accepted only when an accepted claim uses it.
@@ -14,10 +14,12 @@ from typing import Any
 
 from temporalio import activity
 
-from activities.claims import GOODS_PROPERTY
 from activities.common import Auditor, run_tool
-from activities.report import synthesize_report
-from activities.scoring import (
+from contracts.activity_names import SCORE_CANDIDATES
+from contracts.tools import ScoreArgs, ToolResponse
+from mining.claims import GOODS_PROPERTY
+from mining.report import synthesize_report
+from mining.scoring import (
     Assessment,
     Contradiction,
     EvidenceInput,
@@ -27,7 +29,6 @@ from activities.scoring import (
     threshold_from_rules,
 )
 from workflows.review import jsonld_problem
-from workflows.tool_contracts import ScoreArgs, ToolResponse
 
 # Properties an entity has one value of: a different value is a contradiction.
 FUNCTIONAL_PROPERTIES = (
@@ -273,7 +274,7 @@ class ValidationActivities:
         rows.append({"report": synthesize_report(assessments), "threshold": threshold})
         return rows
 
-    @activity.defn(name="score_candidates")
+    @activity.defn(name=SCORE_CANDIDATES)
     async def score_candidates(self, args: ScoreArgs) -> ToolResponse:
         scheduled = activity.info().scheduled_time if activity.in_activity() else None
         as_of = (scheduled.date() if scheduled else date.today()).isoformat()
@@ -282,7 +283,7 @@ class ValidationActivities:
             return self.score(args, as_of), []
 
         return await asyncio.to_thread(
-            run_tool, self._audit, "score_candidates", {"n": len(args.candidates)}, body
+            run_tool, self._audit, SCORE_CANDIDATES, {"n": len(args.candidates)}, body
         )
 
 

@@ -24,8 +24,7 @@ from temporalio.service import RPCError, RPCStatusCode
 
 from activities import metrics
 from api.auth import Principal
-from kminer.runs import POLL_SECONDS, start_run
-from workflows.contracts import (
+from contracts.run import (
     Candidate,
     Decision,
     DecisionResult,
@@ -34,6 +33,7 @@ from workflows.contracts import (
     Phase,
     Workspace,
 )
+from kminer.runs import POLL_SECONDS, start_run
 from workflows.mining import MiningWorkflow
 from workflows.review import jsonld_problem
 

@@ -16,9 +16,9 @@ from pydantic import BaseModel, Field
 
 from api.auth import Admin, Miner
 from api.deps import Services
+from contracts.run import NOTE_NAMES, memory_path
 from storage.audit_log import AuditLog
 from storage.memory_repo import MemoryRepository, StaleNoteError
-from workflows.contracts import NOTE_NAMES, memory_path
 
 router = APIRouter(prefix="/api/memory", tags=["memory"])
 MAX_NOTE_CHARS = 200_000

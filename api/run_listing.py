@@ -8,7 +8,7 @@ import hashlib
 import hmac
 import re
 
-from workflows.contracts import TAG_PATTERN, Phase
+from contracts.run import TAG_PATTERN, Phase
 from workflows.search_attributes import KM_PHASE, KM_PRINCIPAL, KM_TAGS
 
 # A run that continued as new lives on in the chain's latest run, listed under the same id.

@@ -26,10 +26,7 @@ from api.auth import Miner, Principal, Reviewer
 from api.deps import TemporalClient, rpc_http_error
 from api.run_listing import SAFE_VALUE, BadCursor, decode_cursor, encode_cursor, visibility_query
 from api.throttle import retry_after
-from kminer.principal_propagation import PRINCIPAL_MEMO
-from kminer.runs import start_run
-from kminer.visibility import indexing
-from workflows.contracts import (
+from contracts.run import (
     Decision,
     DecisionResult,
     KnowledgeMinerResponse,
@@ -37,6 +34,9 @@ from workflows.contracts import (
     Phase,
     Workspace,
 )
+from kminer.principal_propagation import PRINCIPAL_MEMO
+from kminer.runs import start_run
+from kminer.visibility import indexing
 from workflows.mining import MiningWorkflow
 from workflows.review import jsonld_problem
 from workflows.search_attributes import KM_PHASE, KM_PUBLISHED, KM_TAGS, KM_THREAD

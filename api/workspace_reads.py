@@ -15,7 +15,7 @@ from datetime import timedelta
 from temporalio.client import WorkflowHandle
 
 from api.deps import RUN_RPC_TIMEOUT
-from workflows.contracts import Workspace
+from contracts.run import Workspace
 from workflows.mining import MiningWorkflow
 
 

@@ -48,7 +48,7 @@ from bench.results_file import record  # noqa: E402
 CATEGORIES: list[tuple[str, tuple[str, ...]]] = [
     ("embeddings (onnxruntime, tokenizers)", ("onnxruntime/", "tokenizers/", "embeddings.py")),
     ("spaCy parsing", ("spacy/", "thinc/", "en_core_web_sm")),
-    ("SPARQL / pyoxigraph", ("pyoxigraph", "dkg_store.py", "dkg_index.py")),
+    ("SPARQL / pyoxigraph", ("pyoxigraph", "dkg_store.py", "dkg_index.py", "mining/names.py")),
     ("JSON-LD (pyld / rdflib)", ("pyld/", "rdflib/", "jsonld.py")),
     ("SQL (SQLAlchemy, sqlite)", ("sqlalchemy/", "sqlmodel/", "sqlite3/")),
     ("pydantic (de)serialisation", ("pydantic/", "pydantic_core")),
@@ -68,28 +68,30 @@ CATEGORIES: list[tuple[str, tuple[str, ...]]] = [
     (
         "extraction rules (relations, patterns, nlp)",
         (
-            "activities/extraction",
-            "activities/relations",
-            "activities/nlp",
-            "activities/relation_lexicon",
-            "activities/sentence_view",
-            "activities/event_clauses",
+            "mining/extraction",
+            "mining/relations",
+            "mining/nlp",
+            "mining/relation_lexicon",
+            "mining/sentence_view",
+            "mining/event_clauses",
         ),
     ),  # fmt: skip
     (
         "relevance, enrichment, validation rules",
         (
-            "activities/relevance",
+            "mining/relevance",
             "activities/statements",
             "activities/enrichment",
-            "activities/claims",
+            "mining/facts",
+            "mining/proposals",
+            "mining/claims",
             "activities/validation",
-            "activities/scoring",
-            "activities/evidence",
-            "activities/entities",
-            "activities/reliability",
+            "mining/scoring",
+            "mining/evidence",
+            "mining/entities",
+            "mining/reliability",
             "activities/research",
-            "activities/answer",
+            "mining/answer",
             "storage/corpus",
         ),
     ),  # fmt: skip
@@ -191,10 +193,10 @@ def stop_spy(proc: subprocess.Popen) -> None:
 
 async def workload(runs: int, spy_file: Path | None = None) -> dict[str, float]:
     from bench.procs import fresh_settings, in_process_worker
+    from contracts.run import MiningRequest, Phase
     from kminer.devserver import DevServer
     from kminer.runs import start_run
     from kminer.worker import connect, open_services
-    from workflows.contracts import MiningRequest, Phase
 
     question = "Which suppliers of lithium carry geopolitical risk?"
     with tempfile.TemporaryDirectory(prefix="kminer-bench-cpu-") as tmp:

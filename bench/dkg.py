@@ -36,7 +36,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from storage.dkg_index import normalise_name
+from mining.names import normalise_name
 from storage.dkg_store import UAL_PREFIX, EmbeddedDkg
 
 LABEL_TARGET_MS = 20.0

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench.quality_labels import QUALITY_DIR, Question, load
+from mining.names import normalise_name
 from storage.corpus_index import CorpusIndex
-from storage.dkg_index import normalise_name
 from storage.dkg_store import SEED_DIR, EmbeddedDkg
 
 Gazetteer = list[tuple[str, str, str]]

@@ -1,4 +1,4 @@
-"""Mutation testing of the pure scoring rules (activities/scoring.py, reliability.py).
+"""Mutation testing of the pure scoring rules (mining/scoring.py, reliability.py).
 
     .venv/bin/python bench/mutation.py
 

@@ -76,6 +76,8 @@ from bench.ceiling import TrivialWorkflow, noop  # noqa: E402
 from bench.history import measure_run  # noqa: E402
 from bench.procs import fresh_settings, in_process_worker  # noqa: E402
 from bench.results_file import record  # noqa: E402
+from contracts.run import MiningRequest, Phase, Usage, memory_tags  # noqa: E402
+from contracts.tools import TOOL_ARGS  # noqa: E402
 from kminer.config import Settings  # noqa: E402
 from kminer.devserver import DevServer  # noqa: E402
 from kminer.runs import start_run  # noqa: E402
@@ -92,9 +94,7 @@ from workflows.agent_graphs import (  # noqa: E402
 )
 from workflows.agent_tools import ToolRouting, activity_tools  # noqa: E402
 from workflows.candidate_refs import CandidateLedger  # noqa: E402
-from workflows.contracts import MiningRequest, Phase, Usage, memory_tags  # noqa: E402
 from workflows.subagents import SubagentRunner, recursion_limit  # noqa: E402
-from workflows.tool_contracts import TOOL_ARGS  # noqa: E402
 from workflows.usage import UsageCounter  # noqa: E402
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"

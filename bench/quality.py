@@ -40,7 +40,7 @@ warnings.filterwarnings("ignore")
 from bench.labeled_sets import make_pdfs, name_resolver, seeded_dkg  # noqa: E402
 from bench.quality_labels import QUALITY_DIR, Question, claim_view, load  # noqa: E402
 from bench.results_file import read_results, write_results  # noqa: E402
-from storage.dkg_index import normalise_name  # noqa: E402
+from mining.names import normalise_name  # noqa: E402
 
 TARGETS = {
     "precision": (">=", 0.8),
@@ -57,10 +57,10 @@ async def run_questions(
 ) -> dict[str, dict[str, Any]]:
     """question id -> {candidates, published, answer, seconds} through MiningWorkflow;
     `research`: the request's ResearchConfig (None: the worker's defaults)."""
+    from contracts.run import MiningRequest
     from kminer.config import load_settings
     from kminer.runs import start_run
     from kminer.stack import embedded_stack
-    from workflows.contracts import MiningRequest
 
     settings = load_settings(data_dir)
     out: dict[str, dict[str, Any]] = {}

@@ -33,19 +33,20 @@ warnings.filterwarnings("ignore")
 
 from activities.agents.policy import _documents  # noqa: E402
 from activities.embeddings import shared_minilm  # noqa: E402
-from activities.enrichment import EnrichmentActivities, _as_product  # noqa: E402
-from activities.entities import EntityResolver  # noqa: E402
-from activities.extraction import read_statements  # noqa: E402
-from activities.nlp import Resolver  # noqa: E402
-from activities.relevance import RELEVANCE_FLOOR  # noqa: E402
+from activities.enrichment import EnrichmentActivities  # noqa: E402
 from activities.search import CorpusSearch, context_before  # noqa: E402
 from activities.statements import question_entities, score_relevance  # noqa: E402
 from bench.labeled_sets import open_set  # noqa: E402
 from bench.quality import score  # noqa: E402
 from bench.quality_labels import claim_view  # noqa: E402
+from contracts.tools import ProposeArgs, SourceDocument, Statement  # noqa: E402
+from mining.entities import EntityResolver  # noqa: E402
+from mining.extraction import read_statements  # noqa: E402
+from mining.facts import _as_product  # noqa: E402
+from mining.nlp import Resolver  # noqa: E402
+from mining.relevance import RELEVANCE_FLOOR  # noqa: E402
 from storage.corpus_index import CorpusIndex, _hit  # noqa: E402
 from storage.corpus_models import _HIT_COLUMNS  # noqa: E402
-from workflows.tool_contracts import ProposeArgs, SourceDocument, Statement  # noqa: E402
 
 SEARCH_RESULTS = 12  # what the rules policy asks for at maxIterations 4
 MAX_CANDIDATES = 8
@@ -80,7 +81,7 @@ def _new_ends(statements: list[Statement], entities: EntityResolver) -> list[str
                 ref = _as_product(ref, st.predicate)
             if ref.new_id:
                 names.append(ref.name)
-        if st.goods:  # what a supply or contract is for (activities/enrichment.py)
+        if st.goods:  # what a supply or contract is for (mining/facts.py)
             goods = _as_product(entities.ref(st.goods, st.goodsType, st.goodsUal), "produces")
             names += [goods.name] if goods.new_id else []
     return names

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from storage.dkg_index import normalise_name, tokens
-from workflows.predicates import INVERSE_OF, PREDICATES
+from mining.names import normalise_name, tokens
+from mining.predicates import INVERSE_OF, PREDICATES
 
 QUALITY_DIR = Path(__file__).resolve().parent / "quality"
 

@@ -1,4 +1,4 @@
-"""Calibrate the relevance formula (activities/relevance.py) on the labeled demo questions.
+"""Calibrate the relevance formula (mining/relevance.py) on the labeled demo questions.
 
     .venv/bin/python bench/relevance_calibration.py
 
@@ -21,19 +21,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 warnings.filterwarnings("ignore")
 
-from activities import relevance as R  # noqa: E402
 from activities.agents.policy import _documents  # noqa: E402
 from activities.embeddings import shared_minilm  # noqa: E402
-from activities.entities import EntityResolver  # noqa: E402
-from activities.extraction import read_statements  # noqa: E402
-from activities.extraction_patterns import find_mentions  # noqa: E402
-from activities.nlp import Resolver  # noqa: E402
 from activities.search import CorpusSearch  # noqa: E402
 from activities.statements import asked_kind, question_entities  # noqa: E402
 from bench.labeled_sets import open_set  # noqa: E402
-from storage.dkg_index import normalise_name  # noqa: E402
-from workflows.predicates import ASKS, sentence_for  # noqa: E402
-from workflows.tool_contracts import SourceDocument  # noqa: E402
+from contracts.tools import SourceDocument  # noqa: E402
+from mining import relevance as R  # noqa: E402
+from mining.entities import EntityResolver  # noqa: E402
+from mining.extraction import read_statements  # noqa: E402
+from mining.extraction_patterns import find_mentions  # noqa: E402
+from mining.names import normalise_name  # noqa: E402
+from mining.nlp import Resolver  # noqa: E402
+from mining.predicates import ASKS, sentence_for  # noqa: E402
 
 SEARCH_RESULTS = 16
 MODEL = "all-MiniLM-L6-v2-int8"

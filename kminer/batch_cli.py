@@ -32,7 +32,7 @@ def add_batch_parser(sub: Any, with_data_dir: Callable[[Any], Any]) -> None:
 
 def read_requests(args: argparse.Namespace) -> list[Any]:
     """The file's questions as MiningRequests; a bad line is refused with its number."""
-    from workflows.contracts import MiningRequest
+    from contracts.run import MiningRequest
 
     try:
         lines = Path(args.file).read_text().splitlines()

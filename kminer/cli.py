@@ -90,7 +90,7 @@ async def cmd_api(args: argparse.Namespace) -> int:
 
 
 def _request(args: argparse.Namespace):  # noqa: ANN202
-    from workflows.contracts import MiningRequest
+    from contracts.run import MiningRequest
 
     try:
         return MiningRequest(
@@ -146,7 +146,7 @@ async def cmd_mine(args: argparse.Namespace) -> int:
 
 def _decisions(args: argparse.Namespace) -> list[Any]:
     """The review flags as decisions; a bad edit file is refused before any connection."""
-    from workflows.contracts import Decision
+    from contracts.run import Decision
 
     decisions = [Decision(candidateId=c, action="approve") for c in args.approve or []]
     decisions += [

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from contracts.research import ResearchConfig
 from storage.note_view import DEFAULT_NOTE_CHARS, MIN_NOTE_CHARS
-from workflows.research_contracts import ResearchConfig
 
 TASK_QUEUE = "knowledge-miner"
 RESEARCH_ENV = "KM_RESEARCH_"

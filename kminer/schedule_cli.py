@@ -84,7 +84,7 @@ async def create_schedule(
 
 
 def _request(args: argparse.Namespace) -> Any:
-    from workflows.contracts import MiningRequest
+    from contracts.run import MiningRequest
 
     try:
         return MiningRequest(

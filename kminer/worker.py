@@ -26,6 +26,21 @@ from activities.runtime import RuntimeActivities
 from activities.search import CorpusSearch, SearchActivities, TavilySearch
 from activities.statements import StatementActivities
 from activities.validation import ValidationActivities
+from contracts.activity_names import (
+    DKG_FIND_DUPLICATES,
+    DKG_FIND_RELATED_ASSETS,
+    DKG_GET_ASSET,
+    DKG_GET_ASSET_METADATA,
+    DKG_PUBLISH_ASSET,
+    DKG_SPARQL,
+    EXTRACT_STATEMENTS,
+    PLAN_RESEARCH,
+    PROPOSE_KNOWLEDGE_ASSETS,
+    RESEARCH_GATHER,
+    SCORE_CANDIDATES,
+    WEB_SEARCH,
+)
+from contracts.run import RuntimeConfig
 from kminer.config import Settings
 from kminer.payload_converter import data_converter
 from kminer.principal_propagation import PrincipalInterceptor
@@ -38,7 +53,6 @@ from storage.dkg_factory import open_dkg
 from storage.dkg_store import DkgError, DkgValidationError
 from storage.memory_repo import MemoryRepository
 from workflows.batch import BatchWorkflow
-from workflows.contracts import RuntimeConfig
 from workflows.mining import MiningWorkflow
 
 # temporalio-deepagents' serde warns on every message it loads; only that one is noise.
@@ -71,7 +85,7 @@ def warm_up(services: Services) -> None:
     parser and the offline embedding model (about 1 to 2 s here, once per process)."""
     if services.dkg is None:
         return
-    from activities.nlp import parse
+    from mining.nlp import parse
 
     services.dkg.gazetteer()
     parse("Tianqi Lithium supplies lithium carbonate to CATL.")
@@ -90,19 +104,19 @@ def build_embedder(settings: Settings) -> Embedder:
 # The activities that need the DKG or the search index: on KM_TOOL_TASK_QUEUE when set.
 TOOL_ACTIVITIES = frozenset(
     {
-        "dkg_get_asset",
-        "dkg_sparql",
-        "dkg_get_asset_metadata",
-        "dkg_find_related_assets",
-        "dkg_find_duplicates",
-        "dkg_publish_asset",
-        "web_search",
-        "extract_statements",
-        "propose_knowledge_assets",
-        "score_candidates",
+        DKG_GET_ASSET,
+        DKG_SPARQL,
+        DKG_GET_ASSET_METADATA,
+        DKG_FIND_RELATED_ASSETS,
+        DKG_FIND_DUPLICATES,
+        DKG_PUBLISH_ASSET,
+        WEB_SEARCH,
+        EXTRACT_STATEMENTS,
+        PROPOSE_KNOWLEDGE_ASSETS,
+        SCORE_CANDIDATES,
         # The research task's plan reads the DKG; gathering searches and extracts.
-        "plan_research",
-        "research_gather",
+        PLAN_RESEARCH,
+        RESEARCH_GATHER,
     }
 )
 
@@ -213,7 +227,7 @@ def activities_for(settings: Settings, services: Services) -> list[Any]:
 
 
 # Publishing on KM_PUBLISH_TASK_QUEUE when set (else with the tools); it writes the DKG too.
-PUBLISH_ACTIVITIES = frozenset({"dkg_publish_asset"})
+PUBLISH_ACTIVITIES = frozenset({DKG_PUBLISH_ASSET})
 # The plugin's model-call activities: every worker registers them (DeepAgentsPlugin), and a
 # run sends them to KM_MODEL_TASK_QUEUE when set.
 MODEL_ACTIVITIES = frozenset({"deepagents.invoke_model", "deepagents.invoke_model_streaming"})

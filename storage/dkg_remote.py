@@ -43,7 +43,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 from pyoxigraph import Literal, NamedNode, RdfFormat, Store, parse
 
-from storage.dkg_index import IndexEntry, build_index, entry_from_asset, normalise_name
+from mining.names import normalise_name
+from storage.dkg_index import IndexEntry, build_index, entry_from_asset
 from storage.dkg_store import (
     DKG_NS,
     PREFIXES,

@@ -14,7 +14,7 @@ from typing import Any
 
 from pyoxigraph import BlankNode, Literal, NamedNode, Quad
 
-from workflows.jsonld import (  # noqa: F401  (re-exported: the store speaks JSON-LD)
+from mining.jsonld import (  # noqa: F401  (re-exported: the store speaks JSON-LD)
     SCHEMA,
     XSD,
     Context,

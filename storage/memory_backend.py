@@ -15,8 +15,8 @@ from typing import Any
 from deepagents.backends import StateBackend
 from deepagents.backends.protocol import DeleteResult, EditResult, WriteResult
 
+from contracts.run import NOTE_NAMES, TAG_PATTERN
 from storage.memory_repo import MemoryRepository, StaleNoteError
-from workflows.contracts import NOTE_NAMES, TAG_PATTERN
 
 # Paths arrive with the route prefix stripped: /knowledge/<tag>/<note>.md
 NOTE_PATH = re.compile(r"^/knowledge/([^/]+)/([^/]+)\.md$")

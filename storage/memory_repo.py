@@ -10,9 +10,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from contracts.run import NOTE_NAMES, memory_path
 from storage.note_view import RUN_HEADING, note_view
 from storage.tables import MemoryAppend, MemoryNote, utcnow
-from workflows.contracts import NOTE_NAMES, memory_path
 
 NOTE_TITLES = {
     "discovery-notes": "Discovery Notes",

@@ -8,7 +8,7 @@ research sub-questions and into its history; a note that grew for a year would b
 in full to the model on every call. So a run reads a bounded view: the head (the title
 and whatever a person wrote above the first run section) and, newest first, as many whole
 run sections as fit, with one line saying how many earlier ones are left out. The last
-section wins where notes disagree (`activities/scoring.threshold_from_rules` reads the
+section wins where notes disagree (`mining/scoring.threshold_from_rules` reads the
 last threshold), and the newest sections are the ones kept.
 """
 

@@ -15,10 +15,10 @@ from temporalio import workflow
 from workflows.mining import MiningWorkflow  # noqa: F401  (what brings the contracts in)
 
 PROBED = (
-    ("workflows.contracts", "Workspace"),
-    ("workflows.tool_contracts", "Statement"),
-    ("workflows.research_contracts", "ResearchTask"),
-    ("workflows.budget_contracts", "Budget"),
+    ("contracts.run", "Workspace"),
+    ("contracts.tools", "Statement"),
+    ("contracts.research", "ResearchTask"),
+    ("contracts.budget", "Budget"),
 )
 
 
@@ -31,12 +31,13 @@ class ContractsProbeWorkflow:
 
 @workflow.defn
 class ModulesProbeWorkflow:
-    """Answers the ids of every `workflows.*` module its sandbox holds, by name."""
+    """Answers the ids of every `workflows.*`, `contracts.*` and `mining.*` module its
+    sandbox holds, by name."""
 
     @workflow.run
     async def run(self) -> dict[str, int]:
         return {
             name: id(module)
             for name, module in list(sys.modules.items())
-            if name.startswith("workflows.")
+            if name.startswith(("workflows.", "contracts.", "mining."))
         }

@@ -10,9 +10,9 @@ from typing import Any
 import httpx
 from temporalio.client import WorkflowFailureError
 
+from contracts.run import Phase
 from kminer.config import Settings
 from kminer.stack import Stack
-from workflows.contracts import Phase
 
 
 async def test_healthz_answers_once_the_stack_is_up(stack: Stack, bearer: Any) -> None:

@@ -10,11 +10,11 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+from contracts.run import MiningRequest
 from kminer.batch_cli import run_batch, summary_table
 from kminer.config import Settings
 from kminer.stack import embedded_stack
 from workflows.batch import BatchInput
-from workflows.contracts import MiningRequest
 
 QUESTIONS = [
     "Which suppliers of lithium carry geopolitical risk?",

@@ -17,6 +17,8 @@ import pytest
 from temporalio.api.enums.v1 import EventType
 
 from activities.metrics import MODEL_COST
+from contracts.budget import Budget, Limits
+from contracts.run import MiningRequest, Phase, Usage
 from kminer.config import Settings
 from kminer.runs import start_run
 from kminer.stack import embedded_stack
@@ -24,8 +26,6 @@ from kminer.telemetry import drain_metrics
 from tests.replay import replay_server
 from tests.test_llm_mining import ChatModel, payload, text
 from workflows.budget import PRICES_PER_MILLION, cost_usd
-from workflows.budget_contracts import Budget, Limits
-from workflows.contracts import MiningRequest, Phase, Usage
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 HELPER_TASK = "Keep searching for more lithium suppliers until told to stop."

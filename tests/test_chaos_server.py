@@ -7,11 +7,11 @@ import asyncio
 from dataclasses import replace
 from pathlib import Path
 
+from contracts.run import Decision, Phase
 from kminer.config import Settings
 from kminer.devserver import DevServer
 from kminer.stack import embedded_stack
 from tests.test_review import start_reviewed_run
-from workflows.contracts import Decision, Phase
 from workflows.mining import MiningWorkflow
 
 

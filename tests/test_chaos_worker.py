@@ -22,11 +22,11 @@ from pathlib import Path
 from temporalio.client import Client
 
 from bench.procs import publish_ledger, stop
+from contracts.run import KnowledgeMinerResponse, MiningRequest, Phase
 from kminer.config import Settings, load_settings
 from kminer.runs import start_run
 from kminer.worker import connect
 from tests.test_durability import start_worker
-from workflows.contracts import KnowledgeMinerResponse, MiningRequest, Phase
 
 SEED = int(os.environ.get("KM_CHAOS_SEED", "12"))
 CHAOS_RUNS = 5

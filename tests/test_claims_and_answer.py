@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from activities.answer import compose_answer
-from activities.claims import claim_asset, contradiction_records, entity_asset, fact_id
-from activities.enrichment import Fact, asked_ends_first, companions, group_facts, rank, select
-from activities.entities import EntityRef, EntityResolver
-from workflows.contracts import Candidate, ContradictionRecord, Decision
-from workflows.jsonld import validate_asset
+from contracts.run import Candidate, ContradictionRecord, Decision
+from contracts.tools import AnswerArgs, EvidenceItem, Statement
+from mining.answer import compose_answer
+from mining.claims import claim_asset, contradiction_records, entity_asset, fact_id
+from mining.entities import EntityRef, EntityResolver
+from mining.facts import Fact, asked_ends_first, companions, group_facts, rank, select
+from mining.jsonld import validate_asset
 from workflows.relink import relinked
 from workflows.review import resolve_contradictions
-from workflows.tool_contracts import AnswerArgs, EvidenceItem, Statement
 
 U = "did:dkg:otp:20430/0xcdb/"
 GAZ = [
@@ -110,7 +110,7 @@ def test_relatedto_gets_only_leftover_room() -> None:
 
 
 def test_where_a_place_lies_ranks_after_who_does_what_unless_the_question_asks_where() -> None:
-    from workflows.tool_contracts import EvidenceItem
+    from contracts.tools import EvidenceItem
 
     def scored(fact: Fact, score: float) -> Fact:
         fact.evidence.append(EvidenceItem(source="https://a.example", snippet="s", score=score))
@@ -233,8 +233,8 @@ def test_what_an_answering_sentence_says_of_its_subject_joins_the_claims_while_r
 
 def test_a_new_entity_says_where_the_relevant_sources_put_it() -> None:
     from activities.enrichment import EnrichmentActivities
+    from contracts.tools import ProposeArgs
     from storage.dkg_store import EmbeddedDkg
-    from workflows.tool_contracts import ProposeArgs
 
     def said(subject: str, predicate: str, obj: str, typ: str, relevance: float) -> Statement:
         return Statement(subject=subject, subjectType="Organization", predicate=predicate,
@@ -266,8 +266,8 @@ def test_a_new_entity_says_where_the_relevant_sources_put_it() -> None:
 
 def test_a_supply_claim_links_what_is_supplied_and_proposes_new_goods() -> None:
     from activities.enrichment import EnrichmentActivities
+    from contracts.tools import ProposeArgs
     from storage.dkg_store import EmbeddedDkg
-    from workflows.tool_contracts import ProposeArgs
 
     def sold(goods: str, source: str) -> Statement:
         return Statement(subject="Osterra Mining", subjectType="Organization",

@@ -10,13 +10,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from contracts.run import MiningRequest
 from kminer.config import Settings
 from kminer.devserver import temporal_binary
 from kminer.runs import start_run
 from kminer.stack import Stack
 from storage.dkg_store import EmbeddedDkg
 from tests.test_review import wait_for_review
-from workflows.contracts import MiningRequest
 from workflows.mining import MiningWorkflow
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"

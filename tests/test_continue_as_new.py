@@ -18,20 +18,20 @@ from temporalio.client import Client, WorkflowHandle, WorkflowHistory
 from temporalio.worker import Replayer
 
 from api.auth import TokenIssuer, load_secret
-from kminer.config import Settings
-from kminer.runs import start_run
-from kminer.stack import embedded_stack
-from kminer.worker import deepagents_plugin
-from tests.test_review import wait_for_review
-from workflows.contracts import (
+from contracts.research import ResearchConfig
+from contracts.run import (
     Decision,
     KnowledgeMinerResponse,
     MiningRequest,
     Phase,
     Workspace,
 )
+from kminer.config import Settings
+from kminer.runs import start_run
+from kminer.stack import embedded_stack
+from kminer.worker import deepagents_plugin
+from tests.test_review import wait_for_review
 from workflows.mining import MiningWorkflow
-from workflows.research_contracts import ResearchConfig
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 EVERY_SAFE_POINT = 1  # bytes: any history is past it

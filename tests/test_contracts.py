@@ -3,7 +3,7 @@
 import pytest
 from pydantic import ValidationError
 
-from workflows.contracts import (
+from contracts.run import (
     InvalidTagError,
     MiningRequest,
     memory_tags,

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from activities.extraction import read_statements
-from activities.nlp import Resolver
+from contracts.tools import SourceDocument, Statement
+from mining.extraction import read_statements
+from mining.names import normalise_name
+from mining.nlp import Resolver
+from mining.predicates import PREDICATES
 from storage.corpus_index import parse_document
-from storage.dkg_index import normalise_name
-from workflows.predicates import PREDICATES
-from workflows.tool_contracts import SourceDocument, Statement
 
 CORPUS = Path(__file__).resolve().parents[1] / "storage" / "corpus"
 

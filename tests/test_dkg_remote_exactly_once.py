@@ -20,13 +20,13 @@ import pytest
 from sqlmodel import Session, select
 
 from activities.dkg import DkgActivities
+from contracts.tools import PublishArgs
+from mining.jsonld import content_hash
 from storage.db import make_engine
 from storage.dkg_remote import CONTENT_HASH_IRI, RemoteDkg
 from storage.dkg_store import DkgError, DkgValidationError
 from storage.tables import PublishRecord
 from tests.replay import replay_server
-from workflows.jsonld import content_hash
-from workflows.tool_contracts import PublishArgs
 
 ASSET = {"@context": "https://schema.org/", "@type": "Claim", "name": "A supplies B"}
 CHAIN = "did:dkg:otp:20430/0x5cac41237127f94c2d21dae0b14bfefa99880630"

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from storage.dkg_index import IndexEntry, build_index, entry_from_asset, normalise_name
+from mining.names import normalise_name
+from storage.dkg_index import IndexEntry, build_index, entry_from_asset
 from storage.dkg_store import (
     SEED_DIR,
     UAL_PREFIX,

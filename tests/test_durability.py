@@ -14,6 +14,7 @@ from sqlmodel import Session, select
 from temporalio.api.enums.v1 import EventType
 from temporalio.client import Client
 
+from contracts.run import MiningRequest, Phase
 from kminer.config import Settings
 from kminer.runs import start_run
 from kminer.worker import connect
@@ -21,7 +22,6 @@ from storage.db import make_engine
 from storage.dkg_store import EmbeddedDkg
 from storage.tables import AuditEvent, PublishRecord
 from tests.test_review import local_activity_type
-from workflows.contracts import MiningRequest, Phase
 from workflows.mining import MiningWorkflow
 
 MID_RUN = {Phase.ENRICHMENT, Phase.VALIDATION}

@@ -1,4 +1,4 @@
-"""Entity resolution, new entities and DKG corroboration (activities/entities.py, evidence.py)."""
+"""Entity resolution, new entities and DKG corroboration (mining/entities.py, evidence.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from activities.entities import EntityResolver, merge_aliases, new_entity_id
-from activities.evidence import DkgCorroborator, same_end
+from mining.entities import EntityResolver, merge_aliases, new_entity_id
+from mining.evidence import DkgCorroborator, same_end
 from storage.dkg_index import LabelIndex, build_index, entry_from_asset
 from storage.dkg_store import SEED_DIR, EmbeddedDkg
 

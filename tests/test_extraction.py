@@ -1,14 +1,14 @@
-"""Statements from text (activities/extraction.py): mentions, typed relations, provenance."""
+"""Statements from text (mining/extraction.py): mentions, typed relations, provenance."""
 
 from __future__ import annotations
 
 import pytest
 
-from activities.extraction import read_statements
-from activities.extraction_patterns import find_mentions, predicate_for
-from activities.nlp import Resolver, infer_type, mentions_in, parse
 from activities.search import context_before, document_names
-from workflows.tool_contracts import SourceDocument, Statement
+from contracts.tools import SourceDocument, Statement
+from mining.extraction import read_statements
+from mining.extraction_patterns import find_mentions, predicate_for
+from mining.nlp import Resolver, infer_type, mentions_in, parse
 
 U = "did:dkg:otp:20430/0xcdb/"
 GAZ: list[tuple[str, str, str]] = [

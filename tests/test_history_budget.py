@@ -11,12 +11,12 @@ from collections import Counter
 
 from temporalio.api.enums.v1 import EventType
 
+from contracts.run import MiningRequest, Phase
 from kminer.config import Settings
 from kminer.runs import start_run
 from kminer.stack import Stack
 from tests.test_review import QUESTION, executed, local_activity_type
 from workflows.candidate_refs import CANDIDATES_FILE
-from workflows.contracts import MiningRequest, Phase
 from workflows.mining import MiningWorkflow
 
 HISTORY_LIMIT_BYTES = 1_000_000

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from temporalio.api.enums.v1 import EventType
 
+from contracts.run import MiningRequest
 from kminer.config import Settings
 from kminer.runs import start_run
 from kminer.stack import Stack
 from tests.test_review import wait_for_review
-from workflows.contracts import MiningRequest
 from workflows.mining import MiningWorkflow
 
 

@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from activities.relevance import RELEVANCE_FLOOR
+from contracts.run import MiningRequest, Phase
 from kminer.config import Settings
 from kminer.runs import start_run
 from kminer.stack import embedded_stack
+from mining.relevance import RELEVANCE_FLOOR
 from tests.replay import replay_server
-from workflows.contracts import MiningRequest, Phase
 
 FIXTURES = Path(__file__).parent / "fixtures/openai"
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"

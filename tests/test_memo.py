@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from activities.memo import BoundedMemo
+from mining.memo import BoundedMemo
 
 
 def test_the_same_key_gives_the_same_object_without_computing_again() -> None:

@@ -12,10 +12,10 @@ from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 from activities.memory import MemoryActivities
+from contracts.tools import LoadNotesInput
 from storage.db import make_engine
 from storage.memory_repo import MemoryRepository
 from tests.postgres import POSTGRES_URL, postgres_answers
-from workflows.tool_contracts import LoadNotesInput
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

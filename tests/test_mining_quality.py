@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from fpdf import FPDF
 
+from contracts.run import KnowledgeMinerResponse, MiningRequest, Phase
 from kminer.config import Settings
 from kminer.runs import start_run
 from kminer.stack import embedded_stack
 from storage.corpus_index import CorpusIndex
-from workflows.contracts import KnowledgeMinerResponse, MiningRequest, Phase
 
 PDF_FACT = (
     "Quokka Ridge Minerals supplies spodumene concentrate to Tesla from its Wallaby Creek mine "

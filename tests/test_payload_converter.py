@@ -5,10 +5,10 @@ from __future__ import annotations
 from temporalio.converter import DataConverter
 from temporalio.deepagents._serde import DeepAgentsPayloadConverter
 
+from contracts.tools import ToolMetadata, ToolResponse
 from kminer.config import load_settings
 from kminer.payload_converter import SharedPayloadConverter
 from kminer.worker import deepagents_plugin
-from workflows.tool_contracts import ToolMetadata, ToolResponse
 
 VALUES = [ToolResponse(success=True, results=[{"ual": "did:dkg:x/1"}],
                        metadata=ToolMetadata(count=1)), {"a": [1, None]}, "text", None]  # fmt: skip

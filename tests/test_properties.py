@@ -12,8 +12,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from pyoxigraph import NamedNode, Quad, Store
 
-from storage.sparql_guard import MAX_QUERY_CHARS, MAX_QUERY_DEPTH, SparqlRefused, parse_read_query
-from workflows.contracts import (
+from contracts.run import (
     GLOBAL_THREAD,
     TAG_PATTERN,
     InvalidTagError,
@@ -21,7 +20,8 @@ from workflows.contracts import (
     normalize_tags,
     thread_id_for,
 )
-from workflows.jsonld import MAX_DEPTH, canonical_json, content_hash, validate_asset
+from mining.jsonld import MAX_DEPTH, canonical_json, content_hash, validate_asset
+from storage.sparql_guard import MAX_QUERY_CHARS, MAX_QUERY_DEPTH, SparqlRefused, parse_read_query
 from workflows.review import jsonld_problem
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

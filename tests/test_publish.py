@@ -13,18 +13,18 @@ from temporalio.exceptions import ApplicationError
 from temporalio.worker import Worker
 
 from activities.dkg import DkgActivities
+from contracts.run import Decision, MiningRequest, Phase
+from contracts.tools import PublishArgs
+from contracts.tools import PublishResult as Published
 from kminer.runs import start_run
 from kminer.worker import activities_for, connect, open_services
+from mining.jsonld import content_hash
 from storage.db import make_engine
 from storage.dkg_store import DkgError, DkgValidationError, EmbeddedDkg, PublishResult
 from storage.tables import PublishRecord
 from tests.postgres import fresh_postgres_database, postgres_answers
 from tests.test_review import wait_for_review
-from workflows.contracts import Decision, MiningRequest, Phase
-from workflows.jsonld import content_hash
 from workflows.mining import MiningWorkflow
-from workflows.tool_contracts import PublishArgs
-from workflows.tool_contracts import PublishResult as Published
 
 ASSET = {"@context": "https://schema.org/", "@type": "Claim", "name": "A supplies B"}
 

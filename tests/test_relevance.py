@@ -1,4 +1,4 @@
-"""Relevance of a statement to the question (activities/relevance.py, activities/embeddings.py)."""
+"""Relevance of a statement to the question (mining/relevance.py, activities/embeddings.py)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from activities import relevance as R
 from activities.embeddings import OpenAiEmbedder, shared_minilm
 from activities.statements import score_relevance
+from contracts.tools import Statement
+from mining import relevance as R
 from tests.replay import replay_server
-from workflows.tool_contracts import Statement
 
 
 def test_content_words_drop_question_and_function_words() -> None:

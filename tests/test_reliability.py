@@ -1,10 +1,10 @@
-"""The source reliability table of activities/reliability.py, at its edges."""
+"""The source reliability table of mining/reliability.py, at its edges."""
 
 from __future__ import annotations
 
 import pytest
 
-from activities.reliability import (
+from mining.reliability import (
     classify_source,
     dkg_reliability,
     host_of,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from temporalio.worker import Replayer
 
+from contracts.run import MiningRequest, Phase
 from kminer.config import Settings
 from kminer.runs import start_run
 from kminer.stack import Stack
 from kminer.worker import deepagents_plugin
-from workflows.contracts import MiningRequest, Phase
 from workflows.mining import MiningWorkflow
 
 
@@ -33,8 +33,8 @@ async def test_a_completed_run_replays_deterministically(stack: Stack, settings:
 async def test_a_reviewed_run_with_signals_and_updates_replays(
     stack: Stack, settings: Settings
 ) -> None:
+    from contracts.run import Decision
     from tests.test_review import start_reviewed_run
-    from workflows.contracts import Decision
 
     handle, ws = await start_reviewed_run(stack, settings.task_queue)
     second = next(c.id for c in ws.candidates if c.accepted and c.kind == "claim")

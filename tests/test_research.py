@@ -18,13 +18,13 @@ from sqlmodel import Session, select
 from temporalio.api.enums.v1 import EventType
 from temporalio.client import Client, WorkflowHandle
 
+from contracts.research import GatherResult, ResearchConfig, ResearchTaskStatus
+from contracts.run import MiningRequest, Phase, Workspace
 from kminer.config import Settings
 from kminer.runs import start_run
 from kminer.worker import Services, build_worker, connect, open_services
 from storage.tables import ResearchRun
-from workflows.contracts import MiningRequest, Phase, Workspace
 from workflows.mining import MiningWorkflow
-from workflows.research_contracts import GatherResult, ResearchConfig, ResearchTaskStatus
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 PARAPHRASE = "What lithium suppliers are exposed to geopolitical risks?"

@@ -15,12 +15,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from contracts.research import ResearchConfig, ResearchTaskStatus
+from contracts.run import MiningRequest, Phase
 from kminer.config import Settings
 from kminer.runs import start_run
 from kminer.worker import connect
 from tests.test_research import QUESTION, TAGS, gather_groups, research_worker, workspace
-from workflows.contracts import MiningRequest, Phase
-from workflows.research_contracts import ResearchConfig, ResearchTaskStatus
 
 SLOW_SECONDS = 8.0
 

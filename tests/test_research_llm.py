@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
+from contracts.research import ResearchTaskStatus
+from contracts.run import MiningRequest, Phase, Workspace
 from kminer.config import Settings
 from kminer.runs import start_run
 from kminer.stack import embedded_stack
 from tests.replay import replay_server
 from tests.test_llm_mining import ChatModel, text
-from workflows.contracts import MiningRequest, Phase, Workspace
 from workflows.mining import MiningWorkflow
-from workflows.research_contracts import ResearchTaskStatus
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 GOOD_PLAN = {

@@ -10,13 +10,9 @@ from pydantic import ValidationError
 from temporalio.testing import ActivityEnvironment
 
 from activities.common import Auditor
-from activities.nlp import Resolver
 from activities.research_gather import ResearchGatherActivities
 from activities.research_plan import decompose
-from kminer.config import ConfigError, research_from_env
-from storage.dkg_store import SEED_DIR, EmbeddedDkg
-from workflows.contracts import MiningRequest
-from workflows.research_contracts import (
+from contracts.research import (
     NODE_TYPES,
     GatherArgs,
     PlanArgs,
@@ -25,6 +21,10 @@ from workflows.research_contracts import (
     ResearchTaskStatus,
     SubtaskOutcome,
 )
+from contracts.run import MiningRequest
+from kminer.config import ConfigError, research_from_env
+from mining.nlp import Resolver
+from storage.dkg_store import SEED_DIR, EmbeddedDkg
 from workflows.research_synthesis import merged
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"

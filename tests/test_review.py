@@ -10,9 +10,9 @@ import pytest
 from temporalio.api.enums.v1 import EventType
 from temporalio.client import WorkflowFailureError, WorkflowHandle, WorkflowUpdateFailedError
 
+from contracts.run import Decision, MiningRequest, Phase, Workspace
 from kminer.runs import start_run
 from kminer.stack import Stack
-from workflows.contracts import Decision, MiningRequest, Phase, Workspace
 from workflows.mining import MiningWorkflow
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from contracts.run import MiningRequest
 from kminer.config import Settings
 from kminer.devserver import DevServer
 from kminer.schedule_cli import ScheduleUsageError, create_schedule, parse_every
 from kminer.stack import embedded_stack
-from workflows.contracts import MiningRequest
 from workflows.mining import MiningWorkflow
 
 

@@ -1,12 +1,12 @@
-"""The confidence formula of activities/scoring.py, against numbers worked out by hand."""
+"""The confidence formula of mining/scoring.py, against numbers worked out by hand."""
 
 from __future__ import annotations
 
 import pytest
 
-from activities.relevance import RELEVANCE_FLOOR
-from activities.report import synthesize_report
-from activities.scoring import (
+from mining.relevance import RELEVANCE_FLOOR
+from mining.report import synthesize_report
+from mining.scoring import (
     Assessment,
     Contradiction,
     EvidenceInput,

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-import activities.statement_reads as reads
-from activities.entities import EntityResolver
-from activities.extraction import read_statements
-from activities.nlp import Resolver, resolver_for
-from activities.statement_reads import StatementReader, gazetteer_digest, shared_reads
-from workflows.tool_contracts import SourceDocument
+import mining.statement_reads as reads
+from contracts.tools import SourceDocument
+from mining.entities import EntityResolver
+from mining.extraction import read_statements
+from mining.nlp import Resolver, resolver_for
+from mining.statement_reads import StatementReader, gazetteer_digest, shared_reads
 
 TEXT = "Albemarle supplies lithium hydroxide to Tesla from its Kemerton plant."
 

@@ -7,6 +7,13 @@ from typing import Any
 
 import pytest
 
+from contracts.tools import (
+    ProposeToolArgs,
+    Statement,
+    ToolMetadata,
+    ToolResponse,
+    unknown_reference,
+)
 from workflows.agent_tools import activity_tool
 from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger
 from workflows.local_model import LocalModel
@@ -15,13 +22,6 @@ from workflows.statement_refs import (
     resolve_statements,
     statement_view,
     statement_views,
-)
-from workflows.tool_contracts import (
-    ProposeToolArgs,
-    Statement,
-    ToolMetadata,
-    ToolResponse,
-    unknown_reference,
 )
 
 FOUND = {

@@ -7,13 +7,13 @@ from deepagents.middleware.filesystem import FilesystemMiddleware
 from langchain_core.messages import HumanMessage
 from langchain_core.messages.utils import count_tokens_approximately
 
+from contracts.run import MiningRequest, Phase
+from contracts.tools import VALIDATION_TOOLS
 from kminer.config import Settings
 from kminer.runs import start_run
 from kminer.stack import embedded_stack
 from workflows import tool_schemas
 from workflows.agent_tools import activity_tools
-from workflows.contracts import MiningRequest, Phase
-from workflows.tool_contracts import VALIDATION_TOOLS
 
 
 def built_tools() -> list:

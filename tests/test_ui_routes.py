@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 
 from api.ui import sign_in_link
+from contracts.run import Phase
 from kminer.stack import Stack
-from workflows.contracts import Phase
 
 
 def test_the_sign_in_link_carries_the_token_in_the_fragment() -> None:

@@ -18,13 +18,13 @@ from typing import Any
 import pytest
 from temporalio.api.enums.v1 import EventType, PendingActivityState
 
+from contracts.run import MiningRequest
 from kminer.config import load_settings
 from kminer.devserver import DevServer
 from kminer.runs import start_run
 from kminer.worker import connect
 from tests.replay import replay_server
 from tests.test_tavily import RECORDED
-from workflows.contracts import MiningRequest
 
 SEARCH_SECONDS = 3.0
 

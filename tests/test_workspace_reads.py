@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from api.workspace_reads import WorkspaceReader
-from workflows.contracts import Workspace
+from contracts.run import Workspace
 
 
 class SlowRun:

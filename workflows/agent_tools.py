@@ -15,9 +15,16 @@ from typing import Any
 from temporalio import workflow
 from temporalio.common import RetryPolicy
 
-from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger
-from workflows.statement_refs import STATEMENTS_FILE, resolve_statements
-from workflows.tool_contracts import (
+from contracts.activity_names import (
+    DKG_FIND_DUPLICATES,
+    DKG_FIND_RELATED_ASSETS,
+    DKG_GET_ASSET,
+    DKG_GET_ASSET_METADATA,
+    DKG_SPARQL,
+    PROPOSE_KNOWLEDGE_ASSETS,
+    SCORE_CANDIDATES,
+)
+from contracts.tools import (
     TOOL_ARGS,
     TOOL_DESCRIPTIONS,
     ProposeToolArgs,
@@ -26,6 +33,8 @@ from workflows.tool_contracts import (
     ToolResponse,
     unknown_reference,
 )
+from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger
+from workflows.statement_refs import STATEMENTS_FILE, resolve_statements
 
 with workflow.unsafe.imports_passed_through():
     from langchain_core.tools import StructuredTool
@@ -38,12 +47,12 @@ TOOL_RETRY = RetryPolicy(maximum_attempts=5, initial_interval=timedelta(seconds=
 LOCAL_TOOLS_PATCH = "local-cheap-tools"
 LOCAL_TOOLS = frozenset(
     {
-        "dkg_get_asset",
-        "dkg_sparql",
-        "dkg_get_asset_metadata",
-        "dkg_find_related_assets",
-        "dkg_find_duplicates",
-        "score_candidates",
+        DKG_GET_ASSET,
+        DKG_SPARQL,
+        DKG_GET_ASSET_METADATA,
+        DKG_FIND_RELATED_ASSETS,
+        DKG_FIND_DUPLICATES,
+        SCORE_CANDIDATES,
     }
 )
 
@@ -108,7 +117,7 @@ def activity_tool(
             refusal = ToolResponse(success=False, error=refused, metadata=ToolMetadata())
             return refusal.model_dump_json()
         response = await dispatch(name, args, routing)
-        if run_ledger is not None and name == "propose_knowledge_assets":
+        if run_ledger is not None and name == PROPOSE_KNOWLEDGE_ASSETS:
             return run_ledger.proposed(response)
         return response.model_dump_json()
 

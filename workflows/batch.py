@@ -13,7 +13,7 @@ from temporalio import workflow
 from temporalio.exceptions import ChildWorkflowError
 
 import workflows.passthrough  # noqa: F401  (first: contracts shared, see its docstring)
-from workflows.contracts import KnowledgeMinerResponse, MiningRequest
+from contracts.run import KnowledgeMinerResponse, MiningRequest
 from workflows.mining import MiningWorkflow
 
 MAX_QUESTIONS = 500

@@ -19,8 +19,8 @@ from typing import Any
 
 from temporalio import workflow
 
-from workflows.budget_contracts import Budget, Limits
-from workflows.contracts import Usage
+from contracts.budget import Budget, Limits
+from contracts.run import Usage
 
 with workflow.unsafe.imports_passed_through():
     from langchain_core.callbacks import AsyncCallbackHandler

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from workflows.tool_contracts import ScoreArgs, ScoreToolArgs, ToolResponse
+from contracts.tools import ScoreArgs, ScoreToolArgs, ToolResponse
 
 # The reference the model passes: the research file the full JSON-LD is written to.
 CANDIDATES_FILE = "/research/candidates.jsonld"

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, ValidationError
 from temporalio import workflow
 from temporalio.exceptions import ApplicationError
 
-from workflows.contracts import (
+from contracts.run import (
     Candidate,
     Decision,
     FileInfo,

@@ -17,17 +17,16 @@ from temporalio.common import RetryPolicy
 from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
 import workflows.passthrough  # noqa: F401  (first: contracts shared, see its docstring)
-from workflows import run_metrics
-from workflows.continuation import (
-    STAGES,
-    HistoryTotals,
-    RunCheckpoint,
-    Stage,
-    checkpoint_of,
-    continue_due,
-    totals_after_this_run,
+from contracts.activity_names import (
+    APPEND_MEMORY_NOTES,
+    AUDIT_DECISIONS,
+    COMPOSE_ANSWER,
+    DKG_PUBLISH_ASSET,
+    GET_RUNTIME_CONFIG,
+    LOAD_MEMORY_NOTES,
+    SCORE_CANDIDATES,
 )
-from workflows.contracts import (
+from contracts.run import (
     Answer,
     Candidate,
     ContradictionRecord,
@@ -43,14 +42,7 @@ from workflows.contracts import (
     Workspace,
     memory_tags,
 )
-from workflows.relink import relinked
-from workflows.research import ResearchRunner, research_config
-from workflows.research_planner import PLANNER_ROLE
-from workflows.research_synthesis import merged, provenance
-from workflows.review import ReviewBoard, apply_score
-from workflows.search_attributes import KM_PHASE, KM_PUBLISHED, KM_THREAD
-from workflows.subagents import SubagentOutcome, SubagentRunner
-from workflows.tool_contracts import (
+from contracts.tools import (
     AnswerArgs,
     AppendNotesInput,
     AppendNotesOutput,
@@ -61,6 +53,23 @@ from workflows.tool_contracts import (
     ScoreArgs,
     ToolResponse,
 )
+from workflows import run_metrics
+from workflows.continuation import (
+    STAGES,
+    HistoryTotals,
+    RunCheckpoint,
+    Stage,
+    checkpoint_of,
+    continue_due,
+    totals_after_this_run,
+)
+from workflows.relink import relinked
+from workflows.research import ResearchRunner, research_config
+from workflows.research_planner import PLANNER_ROLE
+from workflows.research_synthesis import merged, provenance
+from workflows.review import ReviewBoard, apply_score
+from workflows.search_attributes import KM_PHASE, KM_PUBLISHED, KM_THREAD
+from workflows.subagents import SubagentOutcome, SubagentRunner
 from workflows.workspace import response_from
 
 SHORT = timedelta(seconds=20)
@@ -145,9 +154,9 @@ class MiningWorkflow:
     ) -> None:
         folders = memory_tags(request.domainTags)
         if carried is None:
-            runtime = await self._step("get_runtime_config", None, RuntimeConfig)
+            runtime = await self._step(GET_RUNTIME_CONFIG, None, RuntimeConfig)
             memory: dict[str, str] = await self._step(
-                "load_memory_notes", LoadNotesInput(tags=folders), dict[str, str]
+                LOAD_MEMORY_NOTES, LoadNotesInput(tags=folders), dict[str, str]
             )
         else:  # the chain keeps the first run's configuration and memory notes
             runtime, memory = carried.runtime, carried.memory
@@ -355,7 +364,7 @@ class MiningWorkflow:
         if not notes:
             return
         written = await self._step(
-            "append_memory_notes",
+            APPEND_MEMORY_NOTES,
             AppendNotesInput(
                 runId=self._ws.runId, step=step, tags=folders, note=NOTE_OF[step], lines=notes
             ),
@@ -380,7 +389,7 @@ class MiningWorkflow:
 
     async def _answer(self, request: MiningRequest) -> Answer:
         return await self._step(
-            "compose_answer",
+            COMPOSE_ANSWER,
             AnswerArgs(
                 query=request.query,
                 candidates=[
@@ -396,7 +405,7 @@ class MiningWorkflow:
 
     async def _score(self, candidates: list[Candidate]) -> list[dict[str, Any]]:
         response = await workflow.execute_activity(
-            "score_candidates",
+            SCORE_CANDIDATES,
             ScoreArgs(candidates=self._entries(candidates), validationRules=self._rules_text),
             result_type=ToolResponse,
             task_queue=self._tool_queue,
@@ -476,7 +485,7 @@ class MiningWorkflow:
         if not workflow.patched("audit-decisions"):
             return
         await self._step(
-            "audit_decisions",
+            AUDIT_DECISIONS,
             DecisionAuditArgs(
                 runId=self._ws.runId,
                 first=first,
@@ -544,7 +553,7 @@ class MiningWorkflow:
             asset = relinked(candidate.asset, entity_uals)
             try:
                 result = await workflow.execute_activity(
-                    "dkg_publish_asset",
+                    DKG_PUBLISH_ASSET,
                     PublishArgs(runId=self._ws.runId, candidateId=cid, asset=asset, domain=domain),
                     result_type=PublishResult,
                     # Its own queue when publishing is scaled and rate-limited apart.

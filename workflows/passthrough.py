@@ -22,26 +22,27 @@ from temporalio import workflow
 with workflow.unsafe.imports_passed_through():
     # Contracts (pydantic models, constants) and helpers (pure functions, constants, classes
     # of which each run builds its own instances: ledgers, guards, runners).
+    import contracts.activity_names  # noqa: F401
+    import contracts.budget  # noqa: F401
+    import contracts.research  # noqa: F401
+    import contracts.run  # noqa: F401
+    import contracts.tools  # noqa: F401
+    import mining.jsonld  # noqa: F401
     import workflows.agent_graphs  # noqa: F401  (its graphs are shared by every run)
     import workflows.agent_tools  # noqa: F401
     import workflows.budget  # noqa: F401
-    import workflows.budget_contracts  # noqa: F401
     import workflows.candidate_refs  # noqa: F401
     import workflows.continuation  # noqa: F401
-    import workflows.contracts  # noqa: F401
-    import workflows.jsonld  # noqa: F401
     import workflows.local_model  # noqa: F401
     import workflows.prompts  # noqa: F401
     import workflows.relink  # noqa: F401
     import workflows.research  # noqa: F401
-    import workflows.research_contracts  # noqa: F401
     import workflows.research_planner  # noqa: F401
     import workflows.research_synthesis  # noqa: F401
     import workflows.review  # noqa: F401
     import workflows.run_metrics  # noqa: F401
     import workflows.search_attributes  # noqa: F401
     import workflows.subagents  # noqa: F401
-    import workflows.tool_contracts  # noqa: F401
     import workflows.tool_schemas  # noqa: F401
     import workflows.usage  # noqa: F401
     import workflows.workspace  # noqa: F401

@@ -19,8 +19,13 @@ from temporalio import workflow
 from temporalio.common import RetryPolicy
 from temporalio.exceptions import ActivityError, is_cancelled_exception
 
-from workflows.contracts import MiningRequest, RuntimeConfig, Todo, Workspace
-from workflows.research_contracts import (
+from contracts.activity_names import (
+    PLAN_RESEARCH,
+    RESEARCH_CACHE_LOOKUP,
+    RESEARCH_CACHE_STORE,
+    RESEARCH_GATHER,
+)
+from contracts.research import (
     CacheLookupArgs,
     CacheLookupResult,
     CacheStoreArgs,
@@ -35,6 +40,8 @@ from workflows.research_contracts import (
     ResearchTask,
     ResearchTaskStatus,
 )
+from contracts.run import MiningRequest, RuntimeConfig, Todo, Workspace
+from contracts.tools import Statement
 from workflows.research_planner import as_plan, model_plan
 from workflows.research_synthesis import (
     ANGLE_RELEVANCE,
@@ -47,7 +54,6 @@ from workflows.research_synthesis import (
     summary,
     synthesis,
 )
-from workflows.tool_contracts import Statement
 
 S = ResearchTaskStatus
 RULES_MODEL = "rules"
@@ -160,7 +166,7 @@ class ResearchRunner:
     async def run(self) -> ResearchOutcome:
         if self._config.enable_caching:
             found: CacheLookupResult = await self._local(
-                "research_cache_lookup",
+                RESEARCH_CACHE_LOOKUP,
                 CacheLookupArgs(
                     threadId=self._request.threadId, query=self._request.query,
                     similarityThreshold=self._config.similarity_threshold,
@@ -204,7 +210,7 @@ class ResearchRunner:
             self.task.error_message = "every sub-question failed"
         if ok and statements and self._config.enable_caching:
             await self._local(
-                "research_cache_store",
+                RESEARCH_CACHE_STORE,
                 CacheStoreArgs(
                     taskId=self.task.id, threadId=self._request.threadId,
                     query=self._request.query, plan=self.task.plan, questions=planned.questions,
@@ -238,7 +244,7 @@ class ResearchRunner:
                 )  # fmt: skip
             self._ws.errors.append("research plan: no valid plan from the model, rules plan used")
         return await self._with_dkg(
-            "plan_research",
+            PLAN_RESEARCH,
             PlanArgs(
                 query=request.query, domainTags=request.domainTags, memory=self._memory,
                 maxSubtasks=config.max_subtasks, search=self._search,
@@ -258,7 +264,7 @@ class ResearchRunner:
         self._todos()
         try:
             result: GatherResult = await workflow.execute_activity(
-                "research_gather",
+                RESEARCH_GATHER,
                 GatherArgs(
                     runId=self.task.id, query=self._request.query, questions=group,
                     maxConcurrent=self._config.max_concurrent_subtasks, memory=self._memory,

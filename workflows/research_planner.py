@@ -19,8 +19,8 @@ from pydantic import BaseModel, Field, ValidationError
 from temporalio import workflow
 from temporalio.common import RetryPolicy
 
+from contracts.research import NodeType, PlanResult, ResearchQuestion
 from workflows.budget import BudgetExceeded
-from workflows.research_contracts import NodeType, PlanResult, ResearchQuestion
 
 with workflow.unsafe.imports_passed_through():
     from langchain_core.messages import AIMessage, HumanMessage, SystemMessage

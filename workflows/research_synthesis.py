@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from workflows.research_contracts import ResearchTask, ResearchTaskStatus
+from contracts.research import ResearchTask, ResearchTaskStatus
 
 S = ResearchTaskStatus
 MAX_STATEMENTS = 60
 # Statements found by the other angles of a plan (not the question itself) must be this
-# relevant to the question: the relevance floor is 0.375 (activities/relevance.py), and
+# relevant to the question: the relevance floor is 0.375 (mining/relevance.py), and
 # angles read passages chosen for a narrower question, so they need more than the floor
 # to earn their place. Measured with bench/quality.py on both labeled sets: 0.5 let in
 # more wrong claims than right ones (held-out precision 0.636 -> 0.604).

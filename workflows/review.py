@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from workflows.contracts import Candidate, Decision, DecisionResult, TrustSignals
-from workflows.jsonld import JsonLdError, validate_asset
+from contracts.run import Candidate, Decision, DecisionResult, TrustSignals
+from mining.jsonld import JsonLdError, validate_asset
 
 
 def jsonld_problem(asset: Any) -> str | None:

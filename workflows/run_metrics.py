@@ -11,7 +11,7 @@ from datetime import datetime
 
 from temporalio import workflow
 
-from workflows.contracts import Usage
+from contracts.run import Usage
 
 PHASE_SECONDS = "kminer_phase_duration_seconds"
 MODEL_TOKENS = "kminer_model_tokens"

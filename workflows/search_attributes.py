@@ -14,7 +14,7 @@ from temporalio.common import (
     TypedSearchAttributes,
 )
 
-from workflows.contracts import Phase
+from contracts.run import Phase
 
 KM_THREAD = SearchAttributeKey.for_keyword("KmThread")
 KM_TAGS = SearchAttributeKey.for_keyword_list("KmTags")

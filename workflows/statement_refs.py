@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workflows.tool_contracts import ProposeArgs, ProposeToolArgs
+from contracts.tools import ProposeArgs, ProposeToolArgs
 
 # The reference the model passes: the research file the statements are written to.
 STATEMENTS_FILE = "/research/statements.json"

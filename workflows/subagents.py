@@ -17,15 +17,22 @@ from typing import Any
 from temporalio import workflow
 from temporalio.common import RetryPolicy
 
+from contracts.activity_names import (
+    DKG_FIND_RELATED_ASSETS,
+    DKG_SPARQL,
+    EXTRACT_STATEMENTS,
+    SCORE_CANDIDATES,
+    WEB_SEARCH,
+)
+from contracts.run import FileInfo, MiningRequest, Todo, Usage, Workspace, memory_tags
+from contracts.tools import DISCOVERY_TOOLS, ENRICHMENT_TOOLS, VALIDATION_TOOLS
 from workflows import prompts
 from workflows.agent_graphs import RUN_SCOPE, RunScope, build_agent, memory_backend, shared_graph
 from workflows.agent_tools import ToolRouting, activity_tools
 from workflows.budget import BudgetExceeded, BudgetGuard, cost_usd
 from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger, compact_view
 from workflows.continuation import AgentsState
-from workflows.contracts import FileInfo, MiningRequest, Todo, Usage, Workspace, memory_tags
 from workflows.statement_refs import STATEMENTS_FILE, statement_views
-from workflows.tool_contracts import DISCOVERY_TOOLS, ENRICHMENT_TOOLS, VALIDATION_TOOLS
 from workflows.usage import UsageCounter
 from workflows.workspace import (
     file_texts,
@@ -242,9 +249,9 @@ class SubagentRunner:
             "Collect raw signals for this question.",
             payload,
         )
-        out.statements = tool_results(out.messages, "extract_statements")[:MAX_STATEMENTS]
-        out.sources = len(tool_results(out.messages, "web_search")) + len(
-            tool_results(out.messages, "dkg_find_related_assets")
+        out.statements = tool_results(out.messages, EXTRACT_STATEMENTS)[:MAX_STATEMENTS]
+        out.sources = len(tool_results(out.messages, WEB_SEARCH)) + len(
+            tool_results(out.messages, DKG_FIND_RELATED_ASSETS)
         )
         return out
 
@@ -252,7 +259,7 @@ class SubagentRunner:
         req = self._request
 
         def resolvers() -> list[dict[str, Any]]:
-            tools = activity_tools(["dkg_find_related_assets", "dkg_sparql"], self._routing)
+            tools = activity_tools([DKG_FIND_RELATED_ASSETS, DKG_SPARQL], self._routing)
             return [{**spec, "tools": tools} for spec in prompts.SUBAGENT_SPECS]
 
         self._ledger.statements = statements
@@ -295,7 +302,7 @@ class SubagentRunner:
                 "validationRules": rules,
             },
         )
-        rows = tool_results(out.messages, "score_candidates")
+        rows = tool_results(out.messages, SCORE_CANDIDATES)
         out.scores = trusted_score_rows(out.messages, candidates)
         out.report = next((r["report"] for r in reversed(rows) if "report" in r), out.summary)
         return out

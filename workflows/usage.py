@@ -6,7 +6,7 @@ from typing import Any
 
 from temporalio import workflow
 
-from workflows.contracts import Usage
+from contracts.run import Usage
 
 with workflow.unsafe.imports_passed_through():
     from langchain_core.callbacks import AsyncCallbackHandler

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from workflows.candidate_refs import resolve_candidates
-from workflows.contracts import (
+from contracts.activity_names import SCORE_CANDIDATES
+from contracts.run import (
     Answer,
     Candidate,
     FileInfo,
@@ -15,6 +15,7 @@ from workflows.contracts import (
     Todo,
     Workspace,
 )
+from workflows.candidate_refs import resolve_candidates
 
 
 def todos_from_state(state: dict[str, Any], agent: str) -> list[Todo]:
@@ -147,7 +148,7 @@ def trusted_score_rows(
     trusted_calls: set[str] = set()
     for m in messages:
         for call in getattr(m, "tool_calls", None) or []:
-            if call.get("name") != "score_candidates":
+            if call.get("name") != SCORE_CANDIDATES:
                 continue
             args = call.get("args") or {}
             given = args.get("candidates") or []

@@ -20,6 +20,14 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
+from contracts.activity_names import (
+    DKG_FIND_RELATED_ASSETS,
+    DKG_SPARQL,
+    EXTRACT_STATEMENTS,
+    PROPOSE_KNOWLEDGE_ASSETS,
+    SCORE_CANDIDATES,
+    WEB_SEARCH,
+)
 from workflows.prompts import ROLE_LINE, read_payload, task_message
 from workflows.workspace import response_rows
 
@@ -104,11 +112,11 @@ def discovery(turn: Turn) -> list[Call] | str:
                     ]
                 ),
             ),
-            turn.call("dkg_find_related_assets", text=query, limit=8),
-            turn.call("web_search", query=query, maxResults=min(20, 4 + 2 * breadth)),
+            turn.call(DKG_FIND_RELATED_ASSETS, text=query, limit=8),
+            turn.call(WEB_SEARCH, query=query, maxResults=min(20, 4 + 2 * breadth)),
         ]
-    hits = turn.results("web_search")
-    related = turn.results("dkg_find_related_assets")
+    hits = turn.results(WEB_SEARCH)
+    related = turn.results(DKG_FIND_RELATED_ASSETS)
     if turn.step == 1:
         calls = [
             turn.call(
@@ -123,13 +131,13 @@ def discovery(turn: Turn) -> list[Call] | str:
                     ]
                 ),
             ),
-            turn.call("extract_statements", documents=_documents(hits), query=query),
+            turn.call(EXTRACT_STATEMENTS, documents=_documents(hits), query=query),
         ]
         if related:
             values = " ".join(f"<{r['ual']}>" for r in related)
             calls.append(
                 turn.call(
-                    "dkg_sparql",
+                    DKG_SPARQL,
                     query=(
                         "SELECT ?ual ?label ?stake ?publisher WHERE { GRAPH <did:dkg:metadata> { "
                         "?ual rdfs:label ?label ; dkg:stakeAmount ?stake ; "
@@ -140,7 +148,7 @@ def discovery(turn: Turn) -> list[Call] | str:
                 )
             )
         return calls
-    statements = turn.results("extract_statements")
+    statements = turn.results(EXTRACT_STATEMENTS)
     if turn.step == 2:
         sources = "\n".join(f"- [{h.get('title', '')}]({h.get('url', '')})" for h in hits)
         return [
@@ -230,7 +238,7 @@ def enrichment(turn: Turn) -> list[Call] | str:
                 ),
             ),
             turn.call(
-                "propose_knowledge_assets",
+                PROPOSE_KNOWLEDGE_ASSETS,
                 **_statements_arg(turn.payload),
                 links=links,
                 domainTags=tags,
@@ -239,7 +247,7 @@ def enrichment(turn: Turn) -> list[Call] | str:
             ),
         ]
     # Each candidate as the model sees it (workflows/candidate_refs.compact_view).
-    proposed = turn.results("propose_knowledge_assets")
+    proposed = turn.results(PROPOSE_KNOWLEDGE_ASSETS)
     if turn.step == 2:
         return [turn.call("write_todos", todos=_todos([(p, "completed") for p in plan]))]
     notes = [f"Entity mapping: {name} -> {ual}" for name, ual in sorted(links.items())]
@@ -264,9 +272,9 @@ def _score_call(turn: Turn) -> Call:
     rules = turn.payload.get("validationRules", "")
     ref = turn.payload.get("candidatesRef")
     if ref:
-        return turn.call("score_candidates", candidatesRef=ref, validationRules=rules)
+        return turn.call(SCORE_CANDIDATES, candidatesRef=ref, validationRules=rules)
     candidates = turn.payload.get("candidates", [])
-    return turn.call("score_candidates", candidates=candidates, validationRules=rules)
+    return turn.call(SCORE_CANDIDATES, candidates=candidates, validationRules=rules)
 
 
 def validation(turn: Turn) -> list[Call] | str:
@@ -278,7 +286,7 @@ def validation(turn: Turn) -> list[Call] | str:
             ),
             _score_call(turn),
         ]
-    rows = turn.results("score_candidates")
+    rows = turn.results(SCORE_CANDIDATES)
     report = next((r["report"] for r in rows if "report" in r), "No candidates to validate.")
     threshold = next((r["threshold"] for r in rows if "threshold" in r), 0.7)
     if turn.step == 1:
@@ -310,7 +318,7 @@ def entity_resolver(turn: Turn) -> list[Call] | str:
     names = list(turn.payload.get("names", []))
     if turn.step == 0 and names:
         return [
-            {**turn.call("dkg_find_related_assets", text=name, limit=3), "id": f"resolve-{i}"}
+            {**turn.call(DKG_FIND_RELATED_ASSETS, text=name, limit=3), "id": f"resolve-{i}"}
             for i, name in enumerate(names)
         ]
     links: dict[str, str] = {}

@@ -1,5 +1,5 @@
 // The tag bar: preset toggles and custom tags, checked live with the API's own rule
-// (strip '#', lowercase, ^[a-z0-9_]{1,64}$; workflows/contracts.py normalize_tag).
+// (strip '#', lowercase, ^[a-z0-9_]{1,64}$; contracts/run.py normalize_tag).
 
 import { h, replaceChildren } from "./dom.js";
 

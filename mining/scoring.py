@@ -9,10 +9,10 @@ raises trust but never carries a claim alone::
 
     term              weight  value in [0, 1]
     evidence           0.30   noisy-OR of source reliability x recency over independent
-                              sources (`activities/reliability.py`; DKG assets are sources
+                              sources (`mining/reliability.py`; DKG assets are sources
                               weighted by stake)
     relevance          0.20   relevance of the claim to the question
-                              (`activities/relevance.py`: best over its evidence)
+                              (`mining/relevance.py`: best over its evidence)
     corroboration      0.15   min(1, (independent sources - 1) / 2): 0 for one source,
                               0.5 for two, 1 from three
     completeness       0.15   share of required fields present (`@type`, `name`,
@@ -52,9 +52,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from activities.relevance import RELEVANCE_FLOOR
-from activities.reliability import classify_source, noisy_or, recency, reliability
-from workflows.contracts import TrustSignals
+from contracts.run import TrustSignals
+from mining.relevance import RELEVANCE_FLOOR
+from mining.reliability import classify_source, noisy_or, recency, reliability
 
 W_EVIDENCE = 0.30
 W_RELEVANCE = 0.20

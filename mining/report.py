@@ -1,11 +1,11 @@
 """The synthesized report of a validation (seed 001 r15): counts, confidence, stake.
 
-Pure: built from the assessments of `activities/scoring.py` only.
+Pure: built from the assessments of `mining/scoring.py` only.
 """
 
 from __future__ import annotations
 
-from activities.scoring import Assessment, plural
+from mining.scoring import Assessment, plural
 
 
 def synthesize_report(assessments: list[tuple[str, Assessment]]) -> str:

@@ -1,7 +1,7 @@
 """`read_statements` memoised by content: the document and the gazetteer it was read with.
 
 Reading a text (spaCy's parse, mentions, relation rules) is the worker's largest CPU cost
-and it is pure given the document and the gazetteer (`activities/extraction.py`): the
+and it is pure given the document and the gazetteer (`mining/extraction.py`): the
 same passage, or the same DKG description, read again while the DKG's names have not
 changed gives the same statements. Concurrent runs of one question read the same
 passages; enrichment's corroboration reads the same asset descriptions in every run.
@@ -13,11 +13,11 @@ statements: they set relevance on them in place.
 
 from __future__ import annotations
 
-from activities.extraction import read_statements
-from activities.extraction_patterns import Gazetteer
-from activities.memo import BoundedMemo
-from activities.nlp import Resolver, gazetteer_digest
-from workflows.tool_contracts import SourceDocument, Statement
+from contracts.tools import SourceDocument, Statement
+from mining.extraction import read_statements
+from mining.extraction_patterns import Gazetteer
+from mining.memo import BoundedMemo
+from mining.nlp import Resolver, gazetteer_digest
 
 # Passages and descriptions a worker reads over and over; each entry is a few statements.
 READS_KEPT = 4096

@@ -1,6 +1,6 @@
 """Surface patterns: gazetteer matching and the word-gap fallback for relations.
 
-Pure (no I/O). The dependency rules in `activities/relations.py` read most relations;
+Pure (no I/O). The dependency rules in `mining/relations.py` read most relations;
 these patterns cover what a small parser misreads:
 
 - `find_mentions`: gazetteer labels (DKG names and aliases) found case-insensitively
@@ -175,7 +175,7 @@ def predicate_for(between: str) -> tuple[str, bool] | None:
     """(predicate, swap subject/object) for the words between two mentions, or None.
 
     Only typed relations: two names merely close together are not related (`relatedTo`
-    comes from a verb the dependency rules do not know, in `activities/relations.py`).
+    comes from a verb the dependency rules do not know, in `mining/relations.py`).
     """
     text = " ".join(between.split()).lower()
     if _CLAUSE_BREAK.search(text) or len(re.findall(r"\w+", text)) > MAX_GAP_WORDS:

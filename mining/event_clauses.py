@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from activities.nlp import Mention
-from activities.sentence_view import SentenceView, modified_from
+from mining.nlp import Mention
+from mining.sentence_view import SentenceView, modified_from
 
 # Verb lemma -> the noun English names its event with.
 NOMINALS: dict[str, str] = {

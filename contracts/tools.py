@@ -11,6 +11,18 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from contracts.activity_names import (
+    DKG_FIND_DUPLICATES,
+    DKG_FIND_RELATED_ASSETS,
+    DKG_GET_ASSET,
+    DKG_GET_ASSET_METADATA,
+    DKG_SPARQL,
+    EXTRACT_STATEMENTS,
+    PROPOSE_KNOWLEDGE_ASSETS,
+    SCORE_CANDIDATES,
+    WEB_SEARCH,
+)
+
 # Tool results travel through workflow history; anything bigger is truncated or
 # stored as a blob so one run's history stays a few MB.
 MAX_TOOL_RESULT_CHARS = 24_000
@@ -268,36 +280,36 @@ class DecisionAuditArgs(BaseModel):
 
 
 TOOL_DESCRIPTIONS: dict[str, str] = {
-    "dkg_get_asset": "Fetch a Knowledge Asset from the OriginTrail DKG by its UAL.",
-    "dkg_sparql": (
+    DKG_GET_ASSET: "Fetch a Knowledge Asset from the OriginTrail DKG by its UAL.",
+    DKG_SPARQL: (
         "Run a read-only SPARQL query against the OriginTrail DKG graph. Each asset is a named "
         "graph named by its UAL; metadata (dkg:stakeAmount, dkg:publisher, dkg:publishTime, "
         "dkg:updateCount, rdfs:label) is in graph <did:dkg:metadata>."
     ),
-    "dkg_get_asset_metadata": (
+    DKG_GET_ASSET_METADATA: (
         "Get ERC-721 metadata for Knowledge Assets: stake amount (TRAC), publisher, publish "
         "time, update count."
     ),
-    "dkg_find_related_assets": (
+    DKG_FIND_RELATED_ASSETS: (
         "Find existing DKG assets whose label or identifier matches a name; returns UALs ranked."
     ),
-    "dkg_find_duplicates": "Find existing DKG assets that duplicate candidate assets.",
-    "web_search": "Search the web (or the local document corpus) for real-time information.",
-    "extract_statements": (
+    DKG_FIND_DUPLICATES: "Find existing DKG assets that duplicate candidate assets.",
+    WEB_SEARCH: "Search the web (or the local document corpus) for real-time information.",
+    EXTRACT_STATEMENTS: (
         "Extract typed relation statements (supplies, produces, restrictsExportsOf, "
         "affectedBy, ...) between named entities from texts, known to the DKG or new, each "
         "with its sentence, passage and character offsets as provenance. Give the user's "
         "question as `query`: statements are scored for relevance to it and those below "
         "the relevance floor are left out."
     ),
-    "propose_knowledge_assets": (
+    PROPOSE_KNOWLEDGE_ASSETS: (
         "Turn relevant statements into candidate JSON-LD Knowledge Assets: one claim per "
         "fact carrying every evidence item, both ends resolved against the DKG and linked "
         "by UAL, new entities proposed beside them, DKG corroboration and contradiction "
         "records attached, with knowledge and provenance triplets. Pass statementsRef "
         "'/research/statements.json' for every statement discovery found."
     ),
-    "score_candidates": (
+    SCORE_CANDIDATES: (
         "Validate candidates: required fields, duplicates, contradictions with existing assets, "
         "stake of linked assets; returns trustSignals, accept/reject with reasoning and a report. "
         "Pass candidatesRef '/research/candidates.jsonld' for all of the run's candidates."
@@ -305,34 +317,34 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
 }
 
 TOOL_ARGS: dict[str, type[BaseModel]] = {
-    "dkg_get_asset": UalArgs,
-    "dkg_sparql": SparqlArgs,
-    "dkg_get_asset_metadata": MetadataArgs,
-    "dkg_find_related_assets": FindRelatedArgs,
-    "dkg_find_duplicates": FindDuplicatesArgs,
-    "web_search": SearchArgs,
-    "extract_statements": ExtractArgs,
-    "propose_knowledge_assets": ProposeToolArgs,
-    "score_candidates": ScoreToolArgs,
+    DKG_GET_ASSET: UalArgs,
+    DKG_SPARQL: SparqlArgs,
+    DKG_GET_ASSET_METADATA: MetadataArgs,
+    DKG_FIND_RELATED_ASSETS: FindRelatedArgs,
+    DKG_FIND_DUPLICATES: FindDuplicatesArgs,
+    WEB_SEARCH: SearchArgs,
+    EXTRACT_STATEMENTS: ExtractArgs,
+    PROPOSE_KNOWLEDGE_ASSETS: ProposeToolArgs,
+    SCORE_CANDIDATES: ScoreToolArgs,
 }
 
 DISCOVERY_TOOLS = [
-    "dkg_get_asset",
-    "dkg_sparql",
-    "dkg_find_related_assets",
-    "web_search",
-    "extract_statements",
+    DKG_GET_ASSET,
+    DKG_SPARQL,
+    DKG_FIND_RELATED_ASSETS,
+    WEB_SEARCH,
+    EXTRACT_STATEMENTS,
 ]
 ENRICHMENT_TOOLS = [
-    "dkg_get_asset",
-    "dkg_sparql",
-    "dkg_find_related_assets",
-    "propose_knowledge_assets",
+    DKG_GET_ASSET,
+    DKG_SPARQL,
+    DKG_FIND_RELATED_ASSETS,
+    PROPOSE_KNOWLEDGE_ASSETS,
 ]
 VALIDATION_TOOLS = [
-    "dkg_get_asset",
-    "dkg_sparql",
-    "dkg_get_asset_metadata",
-    "dkg_find_duplicates",
-    "score_candidates",
+    DKG_GET_ASSET,
+    DKG_SPARQL,
+    DKG_GET_ASSET_METADATA,
+    DKG_FIND_DUPLICATES,
+    SCORE_CANDIDATES,
 ]

@@ -125,7 +125,7 @@ PREDICATES: dict[str, Predicate] = {
 }  # fmt: skip
 
 # What a question about each relation talks about, in plain words. Relevance compares the
-# question with these (activities/relevance.py "relation fit"), so a claim whose relation
+# question with these (mining/relevance.py "relation fit"), so a claim whose relation
 # is the kind of fact the question asks for ranks above its sentence-mates.
 ASKS: dict[str, str] = {
     "supplies": "suppliers, customers and buyers: who supplies, sells to or buys from whom",

@@ -1,6 +1,6 @@
 """What the DKG itself says about a fact: corroboration from staked assets.
 
-DKG assets count as sources (weighted by their stake in `activities/scoring.py`). For a
+DKG assets count as sources (weighted by their stake in `mining/scoring.py`). For a
 fact A -relation-> B this module looks at the assets that mention both ends (A's own,
 B's own, and any asset whose graph refers to both, such as a supply deal or an event):
 
@@ -19,11 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from activities.nlp import gazetteer_digest, resolver_for
-from activities.statement_reads import StatementReader
-from storage.dkg_index import normalise_name, tokens, type_family
-from workflows.predicates import canonical
-from workflows.tool_contracts import EvidenceItem, SourceDocument, Statement
+from contracts.tools import EvidenceItem, SourceDocument, Statement
+from mining.names import normalise_name, tokens, type_family
+from mining.nlp import gazetteer_digest, resolver_for
+from mining.predicates import canonical
+from mining.statement_reads import StatementReader
 
 # schema.org property from A to B -> (relation, A is the subject)
 DIRECT: dict[str, tuple[str, bool]] = {

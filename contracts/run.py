@@ -13,8 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from workflows.budget_contracts import Budget
-from workflows.research_contracts import ResearchConfig, ResearchTask
+from contracts.budget import Budget
+from contracts.research import ResearchConfig, ResearchTask
 
 TAG_PATTERN = re.compile(r"^[a-z0-9_]{1,64}$")
 NOTE_NAMES = ("discovery-notes", "schema-notes", "validation-rules")
@@ -114,7 +114,7 @@ class TrustSignals(BaseModel):
     confidence: float
     linkedToHighStakeAssets: bool
     averageLinkedStake: float
-    # Evidence behind the confidence (activities/scoring.py): how relevant the claim is to
+    # Evidence behind the confidence (mining/scoring.py): how relevant the claim is to
     # the question, how many independent sources state it, and whether stake was known.
     relevance: float | None = None
     independentSources: int = 0

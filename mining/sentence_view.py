@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from activities.nlp import PLACE_WORDS, Mention
-from activities.relation_lexicon import (
+from mining.nlp import PLACE_WORDS, Mention
+from mining.relation_lexicon import (
     DEFINITE_DETS,
     EVENT_NOUNS,
     EXPORT_NOUNS,

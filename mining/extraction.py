@@ -5,11 +5,11 @@ gazetteer always give the same statements, so a retried activity or a replayed a
 sees identical results.
 
 For each text (a corpus passage, a web page, a DKG asset's description):
-1. mentions: the DKG gazetteer merged with spaCy's named entities (`activities/nlp.py`);
-2. relations: dependency rules first (`activities/relations.py`); then, for neighbouring
+1. mentions: the DKG gazetteer merged with spaCy's named entities (`mining/nlp.py`);
+2. relations: dependency rules first (`mining/relations.py`); then, for neighbouring
    mentions the parse did not relate, the words between them (`extraction_patterns`);
    "A supplies X to B" hands B to A's verb instead of relating X to B;
-3. each relation is put in its canonical direction (`workflows/predicates.py`), so
+3. each relation is put in its canonical direction (`mining/predicates.py`), so
    "CATL buys from Tianqi" and "Tianqi supplies CATL" are one fact;
 4. provenance: the sentence, its character span in the source document (the passage's
    offset plus the sentence's), the passage id, title, date and declared tier.
@@ -23,13 +23,13 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from activities.extraction_patterns import Gazetteer, Homonyms, predicate_for
-from activities.nlp import Mention, Resolver, mentions_in, parse
-from activities.relation_lexicon import GOVERNMENT_REFS, HEDGE_AUX, HEDGE_VERBS
-from activities.relations import Relation, deliveries, relations_in
-from storage.dkg_index import type_family
-from workflows.predicates import PREDICATES, canonical, kinds_allow
-from workflows.tool_contracts import SourceDocument, Statement
+from contracts.tools import SourceDocument, Statement
+from mining.extraction_patterns import Gazetteer, Homonyms, predicate_for
+from mining.names import type_family
+from mining.nlp import Mention, Resolver, mentions_in, parse
+from mining.predicates import PREDICATES, canonical, kinds_allow
+from mining.relation_lexicon import GOVERNMENT_REFS, HEDGE_AUX, HEDGE_VERBS
+from mining.relations import Relation, deliveries, relations_in
 
 __all__ = ["read_statements", "Statement"]
 
@@ -147,7 +147,7 @@ def read_statements(
                 predicate = "locatedIn"
             if not kinds_allow(predicate, subj.family, obj.family):
                 continue
-            goods = rel.goods  # set on supplies and contracts only (activities/relations.py)
+            goods = rel.goods  # set on supplies and contracts only (mining/relations.py)
             if goods is not None:  # the chemical a company sells, not the drug of that name
                 goods = _fitting("produces", goods, "object", homonyms)
             key = (subj.name.lower(), predicate, obj.name.lower(), rel.negated)
@@ -209,7 +209,7 @@ def _goods_delivered(
 def _fitting(predicate: str, end: Mention, slot: str, homonyms: Homonyms) -> Mention:
     """Of the DKG assets one label names, the one the relation's slot expects most.
 
-    A predicate lists its kinds most typical first (`workflows/predicates.py`): a study
+    A predicate lists its kinds most typical first (`mining/predicates.py`): a study
     tests a drug before a product, so "tests lithium carbonate" is the drug, while a
     company "produces lithium carbonate", the chemical."""
     spec = PREDICATES.get(predicate)

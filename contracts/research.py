@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from workflows.tool_contracts import Statement, ToolMetadata
+from contracts.tools import Statement, ToolMetadata
 
 NodeType = Literal["dkg_sparql", "web_search", "document_search", "memory_search"]
 NODE_TYPES: tuple[str, ...] = ("dkg_sparql", "web_search", "document_search", "memory_search")

@@ -22,9 +22,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from activities.event_clauses import NOMINALS, deprivations, harmed_by_clause
-from activities.nlp import Mention
-from activities.relation_lexicon import (
+from mining.event_clauses import NOMINALS, deprivations, harmed_by_clause
+from mining.nlp import Mention
+from mining.predicates import PREDICATES
+from mining.relation_lexicon import (
     AFFECT_VERBS,
     CAUSE_PREPS,
     COMPANY_NOUNS,
@@ -53,8 +54,7 @@ from activities.relation_lexicon import (
     VERB_PREPS_ON_OBJECT,
     VERB_RULES,
 )
-from activities.sentence_view import SentenceView, modified_from, phrase_mention
-from workflows.predicates import PREDICATES
+from mining.sentence_view import SentenceView, modified_from, phrase_mention
 
 
 @dataclass(frozen=True)

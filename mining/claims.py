@@ -1,7 +1,7 @@
 """JSON-LD for candidate Knowledge Assets, and the contradiction records between facts.
 
 A claim is a `schema:Claim` whose `about` node is the subject and carries the typed
-relation (`workflows/predicates.py`) to the object node, so publishing it puts the triple
+relation (`mining/predicates.py`) to the object node, so publishing it puts the triple
 `<subject> dkg:restrictsExportsOf <object>` in the DKG, next to the claim's wording, its
 evidence (seed 002 `EvidenceItem`s) and provenance. Subject and object are linked by UAL
 when they are DKG assets, by the new entity's `urn:kminer:entity:` id when they are
@@ -11,14 +11,12 @@ proposed alongside, and are plain named nodes when they are concepts ("raw lithi
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from activities.entities import EntityRef
-from workflows.predicates import DKG_NS, PREDICATES, RELATED_TO, sentence_for
-from workflows.tool_contracts import EvidenceItem, Statement
-
-if TYPE_CHECKING:
-    from activities.enrichment import Fact
+from contracts.tools import EvidenceItem
+from mining.entities import EntityRef
+from mining.facts import Fact, evidence_item
+from mining.predicates import DKG_NS, PREDICATES, RELATED_TO, sentence_for
 
 CONTEXT = {"@vocab": "https://schema.org/", "dkg": DKG_NS}
 # Relations only one value of which can hold for a subject: two different objects conflict.
@@ -39,23 +37,6 @@ def _evidence_dump(item: EvidenceItem) -> dict[str, Any]:
     if len(body.get("snippet", "")) > MAX_SNIPPET:
         body["snippet"] = body["snippet"][: MAX_SNIPPET - 1] + "…"
     return body
-
-
-def evidence_item(st: Statement) -> EvidenceItem:
-    """A statement's provenance as seed 002's EvidenceItem: the passage, or char offsets."""
-    ref = st.passageId
-    if ref is None and st.start is not None:
-        ref = f"{st.source}#char={st.start},{st.end}"
-    return EvidenceItem(
-        source=st.source,
-        id=ref,
-        snippet=st.sentence,
-        score=st.relevance,
-        published=st.published,
-        title=st.sourceTitle,
-        tier=st.tier,
-        kind="dkg-text" if st.source.startswith("did:dkg:") else "text",
-    )
 
 
 def fact_id(fact: Fact) -> str:

@@ -21,11 +21,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from activities.extraction_patterns import Entry
-from activities.memo import BoundedMemo
-from activities.nlp import RESOLVERS_KEPT, gazetteer_digest, resolver_for
-from activities.relevance import stem
-from storage.dkg_index import normalise_name, tokens, type_family
+from mining.extraction_patterns import Entry
+from mining.memo import BoundedMemo
+from mining.names import normalise_name, tokens, type_family
+from mining.nlp import RESOLVERS_KEPT, gazetteer_digest, resolver_for
+from mining.relevance import stem
 
 NEW_ENTITY_FAMILIES = {
     "organization": "Organization",
@@ -206,7 +206,7 @@ class EntityResolver:
 
     def state_of(self, end: EntityRef) -> EntityRef | None:
         """The country a government body acts for, when the DKG places it in exactly one:
-        an export ban by "MOFCOM" is China's (`activities/relations.py` STATE_ACTIONS)."""
+        an export ban by "MOFCOM" is China's (`mining/relations.py` STATE_ACTIONS)."""
         if end.ual is None or self._places_of is None or type_family(end.type) != "organization":
             return None
         if "government" not in end.type.lower():

@@ -1,0 +1,128 @@
+"""The answer to the user's question, built only from accepted candidates (pure; the
+activity is activities/answer.py).
+
+Each sentence states accepted claims that share a subject and relation ("Ganfeng Lithium
+supplies Tesla and LG Energy Solution") and cites its candidates and their sources.
+Facts the DKG already states (found again, so not proposed for publishing) are reported
+in one closing sentence citing the existing assets. With nothing accepted the answer says
+so plainly, and says why: nothing relevant was found, or what was found did not pass
+validation and waits for a reviewer (seed 002: unsupported statements are dropped).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from contracts.run import Answer, AnswerSentence
+from contracts.tools import AnswerArgs
+from mining.predicates import PREDICATES
+from mining.reliability import host_of
+
+MAX_SENTENCES = 8
+# Facts the DKG already states are mentioned only when clearly on topic.
+KNOWN_FACT_MIN_RELEVANCE = 0.6
+MAX_SOURCES_CITED = 3
+
+
+def _short(source: str) -> str:
+    host = host_of(source)
+    if host:
+        return host
+    if source.startswith("did:dkg:"):
+        return source
+    return source.rsplit("/", 1)[-1] or source
+
+
+def _claim_parts(asset: dict[str, Any]) -> tuple[str, str, str] | None:
+    about = asset.get("about")
+    prop = asset.get("additionalProperty")
+    if not isinstance(about, dict) or not isinstance(prop, dict):
+        return None
+    predicate = prop.get("value")
+    spec = PREDICATES.get(str(predicate))
+    target = about.get(spec.property) if spec else None
+    if spec is None or not isinstance(target, dict):
+        return None
+    return str(about.get("name", "")), str(predicate), str(target.get("name", ""))
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _sources(assets: list[dict[str, Any]]) -> list[str]:
+    found: list[str] = []
+    for asset in assets:
+        provenance = asset.get("provenance") or {}
+        for src in provenance.get("sources", []) if isinstance(provenance, dict) else []:
+            if isinstance(src, str) and src not in found:
+                found.append(src)
+    return found
+
+
+def compose_answer(args: AnswerArgs) -> Answer:
+    usable = [
+        c for c in args.candidates
+        if c.get("kind", "claim") == "claim" and c.get("accepted")
+        and c.get("status") not in ("rejected", "expired")
+    ]  # fmt: skip
+    usable.sort(key=lambda c: -float((c["asset"].get("trustSignals") or {}).get("confidence", 0)))
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for c in usable:
+        parts = _claim_parts(c["asset"])
+        if parts is not None:
+            groups.setdefault((parts[0], parts[1]), []).append(c)
+    sentences: list[AnswerSentence] = []
+    for (subject, predicate), members in list(groups.items())[:MAX_SENTENCES]:
+        objects = [p[2] for c in members if (p := _claim_parts(c["asset"]))]
+        sources = _sources([c["asset"] for c in members])
+        ids = [c["candidateId"] for c in members]
+        cited = ", ".join(_short(s) for s in sources[:MAX_SOURCES_CITED])
+        label = PREDICATES[predicate].label
+        sentences.append(
+            AnswerSentence(
+                text=f"{subject} {label} {_join(objects)} [{', '.join(ids)}; {cited}].",
+                candidateIds=ids,
+                sources=sources,
+            )
+        )
+    known = [
+        c for c in args.candidates
+        if c.get("kind", "claim") == "claim" and c.get("knownInDkg") and not c.get("accepted")
+        and ((c["asset"].get("trustSignals") or {}).get("relevance") or 0)
+        >= KNOWN_FACT_MIN_RELEVANCE
+    ]  # fmt: skip
+    if known:
+        facts = [str(c["asset"].get("name")) for c in known[:4]]
+        uals = sorted({u for c in known[:4] for u in c["knownInDkg"]})
+        sentences.append(
+            AnswerSentence(
+                text=f"The DKG already states that {_join(facts)} [{', '.join(uals)}].",
+                candidateIds=[c["candidateId"] for c in known[:4]],
+                sources=uals,
+                alreadyInDkg=True,
+            )
+        )
+    if usable:
+        lead = f'Answer to "{args.query}" from {len(usable)} accepted candidate(s): '
+        return Answer(
+            text=lead + " ".join(s.text for s in sentences),
+            sentences=sentences,
+            evidenceFound=True,
+        )
+    claims = [c for c in args.candidates if c.get("kind", "claim") == "claim"]
+    if claims:
+        text = (
+            f"No answer can be given with confidence: {len(claims)} candidate claim(s) were "
+            "found but none passed validation (see the report); nothing is published unless "
+            "a reviewer approves it."
+        )
+    else:
+        text = (
+            f"No evidence found: nothing in the {args.sourcesSearched} source(s) searched "
+            "(DKG and documents) was relevant to the question, so nothing was proposed or "
+            "published."
+        )
+    if known:
+        text += " " + sentences[-1].text
+    return Answer(text=text, sentences=sentences if known else [], evidenceFound=False)
