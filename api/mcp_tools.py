@@ -25,6 +25,7 @@ from temporalio.service import RPCError, RPCStatusCode
 from activities import metrics
 from api.auth import Principal
 from contracts.run import (
+    PRINCIPAL_MEMO,
     Candidate,
     Decision,
     DecisionResult,
@@ -37,7 +38,6 @@ from kminer.runs import POLL_SECONDS, start_run
 from workflows.mining import MiningWorkflow
 from workflows.review import jsonld_problem
 
-PRINCIPAL_MEMO = "principal"  # the same memo key the REST API writes and reads
 DECIDE_WAIT_SECONDS = 30.0  # long enough to publish to the embedded DKG, short for an agent
 
 Report = Callable[[str], Awaitable[None]]

@@ -27,6 +27,7 @@ from api.deps import TemporalClient, rpc_http_error
 from api.run_listing import SAFE_VALUE, BadCursor, decode_cursor, encode_cursor, visibility_query
 from api.throttle import retry_after
 from contracts.run import (
+    PRINCIPAL_MEMO,
     Decision,
     DecisionResult,
     KnowledgeMinerResponse,
@@ -34,7 +35,6 @@ from contracts.run import (
     Phase,
     Workspace,
 )
-from kminer.principal_propagation import PRINCIPAL_MEMO
 from kminer.runs import start_run
 from kminer.visibility import indexing
 from workflows.mining import MiningWorkflow

@@ -20,6 +20,9 @@ TAG_PATTERN = re.compile(r"^[a-z0-9_]{1,64}$")
 NOTE_NAMES = ("discovery-notes", "schema-notes", "validation-rules")
 GLOBAL_THREAD = "global"
 THREAD_SEPARATOR = "__"
+# The memo key of who asked for a run: written by the REST API, the MCP tool, the CLI and
+# a batch for its children; the worker hands it on to every activity of the run.
+PRINCIPAL_MEMO = "principal"
 
 
 class InvalidTagError(ValueError):

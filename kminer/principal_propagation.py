@@ -25,8 +25,7 @@ from temporalio.worker import (
 )
 
 from activities.run_context import PRINCIPAL_HEADER, acting_for
-
-PRINCIPAL_MEMO = "principal"
+from contracts.run import PRINCIPAL_MEMO
 
 
 def _principal_header() -> Payload | None:

@@ -11,8 +11,7 @@ from typing import Any, TextIO
 from temporalio.client import Client, WorkflowHandle
 from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 
-from contracts.run import KnowledgeMinerResponse, MiningRequest, Phase, Workspace
-from kminer.principal_propagation import PRINCIPAL_MEMO
+from contracts.run import PRINCIPAL_MEMO, KnowledgeMinerResponse, MiningRequest, Phase, Workspace
 from kminer.visibility import indexing
 from workflows.mining import MiningWorkflow
 from workflows.search_attributes import at_start

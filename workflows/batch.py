@@ -13,11 +13,10 @@ from temporalio import workflow
 from temporalio.exceptions import ChildWorkflowError
 
 import workflows.passthrough  # noqa: F401  (first: contracts shared, see its docstring)
-from contracts.run import KnowledgeMinerResponse, MiningRequest
+from contracts.run import PRINCIPAL_MEMO, KnowledgeMinerResponse, MiningRequest
 from workflows.mining import MiningWorkflow
 
 MAX_QUESTIONS = 500
-PRINCIPAL_MEMO = "principal"  # who asked; the memo key of kminer.principal_propagation
 
 
 class BatchInput(BaseModel):

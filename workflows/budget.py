@@ -21,6 +21,7 @@ from temporalio import workflow
 
 from contracts.budget import Budget, Limits
 from contracts.run import Usage
+from workflows.usage import count_model_call
 
 with workflow.unsafe.imports_passed_through():
     from langchain_core.callbacks import AsyncCallbackHandler
@@ -88,13 +89,7 @@ class BudgetGuard(AsyncCallbackHandler):
         self.check()
 
     async def on_llm_end(self, response: Any, **kwargs: Any) -> None:
-        self.mine.modelCalls += 1
-        for generations in response.generations:
-            for generation in generations:
-                meta = getattr(getattr(generation, "message", None), "usage_metadata", None)
-                if meta:
-                    self.mine.inputTokens += int(meta.get("input_tokens", 0))
-                    self.mine.outputTokens += int(meta.get("output_tokens", 0))
+        count_model_call(self.mine, response)
 
     async def on_tool_end(self, output: Any, **kwargs: Any) -> None:
         self.mine.toolCalls += 1

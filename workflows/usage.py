@@ -12,6 +12,17 @@ with workflow.unsafe.imports_passed_through():
     from langchain_core.callbacks import AsyncCallbackHandler
 
 
+def count_model_call(usage: Usage, response: Any) -> None:
+    """Adds one model call and the tokens its response reports (LangChain's LLMResult)."""
+    usage.modelCalls += 1
+    for generations in response.generations:
+        for generation in generations:
+            meta = getattr(getattr(generation, "message", None), "usage_metadata", None)
+            if meta:
+                usage.inputTokens += int(meta.get("input_tokens", 0))
+                usage.outputTokens += int(meta.get("output_tokens", 0))
+
+
 class UsageCounter(AsyncCallbackHandler):
     """A LangChain callback: it only counts, so it is safe inside the workflow."""
 
@@ -19,13 +30,7 @@ class UsageCounter(AsyncCallbackHandler):
         self.usage = usage
 
     async def on_llm_end(self, response: Any, **kwargs: Any) -> None:
-        self.usage.modelCalls += 1
-        for generations in response.generations:
-            for generation in generations:
-                meta = getattr(getattr(generation, "message", None), "usage_metadata", None)
-                if meta:
-                    self.usage.inputTokens += int(meta.get("input_tokens", 0))
-                    self.usage.outputTokens += int(meta.get("output_tokens", 0))
+        count_model_call(self.usage, response)
 
     async def on_tool_end(self, output: Any, **kwargs: Any) -> None:
         self.usage.toolCalls += 1
