@@ -23,7 +23,6 @@ from typing import Any, TypeVar
 from temporalio import activity
 
 from activities import metrics
-from activities.agents.policy import _documents
 from activities.common import Auditor
 from activities.statements import StatementActivities
 from contracts.activity_names import (
@@ -41,7 +40,7 @@ from contracts.research import (
     ResearchTaskStatus,
     SubtaskOutcome,
 )
-from contracts.tools import ExtractArgs, SourceDocument, Statement
+from contracts.tools import ExtractArgs, SourceDocument, Statement, search_hit_documents
 
 T = TypeVar("T")
 HEARTBEAT_SECONDS = 2.0
@@ -99,7 +98,7 @@ class ResearchGatherActivities:
         hits = measured(WEB_SEARCH, backend.search, q.question, limit)
         seen = set(args.seenPassages)
         fresh = [h for h in hits if passage_key(h) not in seen]
-        docs = [SourceDocument(**d) for d in _documents(fresh)]
+        docs = [SourceDocument(**d) for d in search_hit_documents(fresh)]
         kept: list[Statement] = []
         if docs:
             extract = ExtractArgs(documents=docs, query=args.query)

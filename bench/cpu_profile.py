@@ -95,7 +95,7 @@ CATEGORIES: list[tuple[str, tuple[str, ...]]] = [
             "storage/corpus",
         ),
     ),  # fmt: skip
-    ("rules policy", ("activities/agents/",)),
+    ("rules policy", ("workflows/agents/",)),
     ("agent graph (langgraph, deepagents)", ("langgraph/", "deepagents/", "langchain/")),
     (
         "workflow sandbox (import, restrictions)",

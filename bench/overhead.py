@@ -71,7 +71,6 @@ from temporalio.worker import (  # noqa: E402
     Worker,
 )
 
-from activities.agents.policy import RulesPolicyModel  # noqa: E402
 from bench.ceiling import TrivialWorkflow, noop  # noqa: E402
 from bench.history import measure_run  # noqa: E402
 from bench.procs import fresh_settings, in_process_worker  # noqa: E402
@@ -93,6 +92,7 @@ from workflows.agent_graphs import (  # noqa: E402
     shared_backend,
 )
 from workflows.agent_tools import ToolRouting, activity_tools  # noqa: E402
+from workflows.agents.policy import RulesPolicyModel  # noqa: E402
 from workflows.candidate_refs import CandidateLedger  # noqa: E402
 from workflows.subagents import SubagentRunner, recursion_limit  # noqa: E402
 from workflows.usage import UsageCounter  # noqa: E402

@@ -31,7 +31,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 warnings.filterwarnings("ignore")
 
-from activities.agents.policy import _documents  # noqa: E402
 from activities.embeddings import shared_minilm  # noqa: E402
 from activities.enrichment import EnrichmentActivities  # noqa: E402
 from activities.search import CorpusSearch, context_before  # noqa: E402
@@ -39,7 +38,12 @@ from activities.statements import question_entities, score_relevance  # noqa: E4
 from bench.labeled_sets import open_set  # noqa: E402
 from bench.quality import score  # noqa: E402
 from bench.quality_labels import claim_view  # noqa: E402
-from contracts.tools import ProposeArgs, SourceDocument, Statement  # noqa: E402
+from contracts.tools import (  # noqa: E402
+    ProposeArgs,
+    SourceDocument,
+    Statement,
+    search_hit_documents,  # noqa: E402
+)
 from mining.entities import EntityResolver  # noqa: E402
 from mining.extraction import read_statements  # noqa: E402
 from mining.facts import _as_product  # noqa: E402
@@ -97,7 +101,8 @@ def run(name: str, show: bool) -> tuple[Counter[str], Counter[str], dict[str, An
     # Extraction does not depend on the question: read every passage once.
     every: list[Statement] = []
     for hit in all_passages(index):
-        every.extend(read_statements(SourceDocument(**_documents([hit])[0]), gazetteer, resolver))
+        doc = SourceDocument(**search_hit_documents([hit])[0])
+        every.extend(read_statements(doc, gazetteer, resolver))
 
     lost: Counter[str] = Counter()
     lost_entities: Counter[str] = Counter()
@@ -105,7 +110,7 @@ def run(name: str, show: bool) -> tuple[Counter[str], Counter[str], dict[str, An
     runs: dict[str, dict[str, Any]] = {}
     for q in questions:
         hits = search.search(q.query, SEARCH_RESULTS)
-        docs = [SourceDocument(**d) for d in _documents(hits)]
+        docs = [SourceDocument(**d) for d in search_hit_documents(hits)]
         texts: dict[str, str] = {}
         found: list[Statement] = []
         for doc in docs:

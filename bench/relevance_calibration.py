@@ -21,12 +21,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 warnings.filterwarnings("ignore")
 
-from activities.agents.policy import _documents  # noqa: E402
 from activities.embeddings import shared_minilm  # noqa: E402
 from activities.search import CorpusSearch  # noqa: E402
 from activities.statements import asked_kind, question_entities  # noqa: E402
 from bench.labeled_sets import open_set  # noqa: E402
-from contracts.tools import SourceDocument  # noqa: E402
+from contracts.tools import SourceDocument, search_hit_documents  # noqa: E402
 from mining import relevance as R  # noqa: E402
 from mining.entities import EntityResolver  # noqa: E402
 from mining.extraction import read_statements  # noqa: E402
@@ -51,9 +50,8 @@ def collect(name: str) -> list[Row]:
         asked = question_entities(q.query, gazetteer, resolver)
         kind = asked_kind(q.query)
         facts = q.gold + q.acceptable
-        for doc in [
-            SourceDocument(**d) for d in _documents(search.search(q.query, SEARCH_RESULTS))
-        ]:
+        hits = search.search(q.query, SEARCH_RESULTS)
+        for doc in [SourceDocument(**d) for d in search_hit_documents(hits)]:
             for st in read_statements(doc, gazetteer, resolver):
                 if st.negated or st.hedged:
                     continue

@@ -348,3 +348,19 @@ VALIDATION_TOOLS = [
     DKG_FIND_DUPLICATES,
     SCORE_CANDIDATES,
 ]
+
+
+# What of a search hit an extracted statement keeps as its provenance.
+PASSAGE_FIELDS = {"title": "title", "published": "published", "passageId": "passageId",
+                  "start": "start", "tier": "tier", "names": "names",
+                  "context": "context"}  # fmt: skip
+
+
+def search_hit_documents(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """web_search hits as extract_statements documents, passage provenance kept."""
+    docs = []
+    for h in hits:
+        doc = {"text": h.get("content", ""), "source": h.get("url", "")}
+        doc.update({k: h[f] for k, f in PASSAGE_FIELDS.items() if h.get(f) is not None})
+        docs.append(doc)
+    return docs

@@ -11,7 +11,6 @@ from temporalio.client import Client
 from temporalio.worker import UnsandboxedWorkflowRunner, Worker, WorkflowRunner
 from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner
 
-from activities.agents.models import build_model_provider
 from activities.answer import compose_answer_activity
 from activities.audit import AuditActivities
 from activities.common import Auditor
@@ -42,6 +41,7 @@ from contracts.activity_names import (
 )
 from contracts.run import RuntimeConfig
 from kminer.config import Settings
+from kminer.model_provider import build_model_provider
 from kminer.payload_converter import data_converter
 from kminer.principal_propagation import PrincipalInterceptor
 from kminer.telemetry import telemetry_runtime

@@ -12,8 +12,8 @@ import pytest
 from temporalio.client import Client
 from temporalio.worker import Worker
 
-from activities.agents.models import build_model_provider
 from kminer.config import Settings
+from kminer.model_provider import build_model_provider
 from kminer.worker import deepagents_plugin
 from storage.db import make_engine
 from storage.memory_repo import MemoryRepository

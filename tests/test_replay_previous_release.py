@@ -17,9 +17,9 @@ from temporalio import workflow
 from temporalio.client import WorkflowHistory
 from temporalio.worker import Replayer, UnsandboxedWorkflowRunner
 
-from activities.agents import policy
 from kminer.config import Settings
 from kminer.worker import deepagents_plugin
+from workflows.agents import policy
 from workflows.mining import MiningWorkflow
 
 HISTORIES = Path(__file__).parent / "fixtures" / "histories"

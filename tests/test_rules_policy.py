@@ -7,9 +7,9 @@ import json
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
-from activities.agents.models import build_model_provider
-from activities.agents.policy import RulesPolicyModel
+from kminer.model_provider import build_model_provider
 from workflows import prompts
+from workflows.agents.policy import RulesPolicyModel
 
 
 def discovery_start() -> list:

@@ -2,7 +2,7 @@
 
 The plugin's `TemporalModel` sends every generation to the task queue as an activity:
 right for a provider model, whose answer is nondeterministic, takes seconds, may be
-rate-limited and must heartbeat. The `rules` policy (`activities/agents/policy.py`) is
+rate-limited and must heartbeat. The `rules` policy (`workflows/agents/policy.py`) is
 none of that: a pure function of the conversation, answering in microseconds. As an
 activity, even a local one, each of a run's nine calls serialized the whole conversation
 (10 to 25 kB), crossed to the activity worker and back, and cost a workflow activation:
@@ -37,7 +37,7 @@ with workflow.unsafe.imports_passed_through():
     from temporalio.deepagents import _serde as plugin_serde
     from temporalio.deepagents._model import _as_message_chunk
 
-    from activities.agents.policy import RulesPolicyModel
+    from workflows.agents.policy import RulesPolicyModel
 
 LOCAL_MODEL_PATCH = "rules-model-calls-local"
 POLICY_IN_WORKFLOW_PATCH = "rules-policy-in-workflow"

@@ -30,6 +30,7 @@ with workflow.unsafe.imports_passed_through():
     import mining.jsonld  # noqa: F401
     import workflows.agent_graphs  # noqa: F401  (its graphs are shared by every run)
     import workflows.agent_tools  # noqa: F401
+    import workflows.agents.policy  # noqa: F401
     import workflows.budget  # noqa: F401
     import workflows.candidate_refs  # noqa: F401
     import workflows.continuation  # noqa: F401

@@ -28,6 +28,7 @@ from contracts.activity_names import (
     SCORE_CANDIDATES,
     WEB_SEARCH,
 )
+from contracts.tools import search_hit_documents
 from workflows.prompts import ROLE_LINE, read_payload, task_message
 from workflows.workspace import response_rows
 
@@ -70,21 +71,6 @@ def _todos(items: list[tuple[str, str]]) -> list[dict[str, str]]:
 
 def _final(summary: str, **extra: Any) -> str:
     return json.dumps({"summary": summary, **extra}, sort_keys=True)
-
-
-PASSAGE_FIELDS = {"title": "title", "published": "published", "passageId": "passageId",
-                  "start": "start", "tier": "tier", "names": "names",
-                  "context": "context"}  # fmt: skip
-
-
-def _documents(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Search hits as extract_statements documents, passage provenance kept."""
-    docs = []
-    for h in hits:
-        doc = {"text": h.get("content", ""), "source": h.get("url", "")}
-        doc.update({k: h[f] for k, f in PASSAGE_FIELDS.items() if h.get(f) is not None})
-        docs.append(doc)
-    return docs
 
 
 def discovery(turn: Turn) -> list[Call] | str:
@@ -131,7 +117,7 @@ def discovery(turn: Turn) -> list[Call] | str:
                     ]
                 ),
             ),
-            turn.call(EXTRACT_STATEMENTS, documents=_documents(hits), query=query),
+            turn.call(EXTRACT_STATEMENTS, documents=search_hit_documents(hits), query=query),
         ]
         if related:
             values = " ".join(f"<{r['ual']}>" for r in related)

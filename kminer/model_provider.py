@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from activities.agents.policy import RulesPolicyModel
+from workflows.agents.policy import RulesPolicyModel
 
 RULES = "rules"
 TEMPERATURE = 0.2
