@@ -31,7 +31,7 @@ def tool_call(tool: str, elapsed_ms: int, success: bool) -> None:
     TOOL_LATENCY.labels(tool=tool).observe(elapsed_ms)
 
 
-# Recorded by workflows (workflows/run_metrics.py), carried here by kminer/telemetry.py.
+# Recorded by workflows (workflows/run_metrics.py), carried here by temporal_client/telemetry.py.
 PHASE_SECONDS = Histogram(
     "kminer_phase_duration_seconds",
     "Time runs spent in each phase",

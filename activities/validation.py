@@ -18,6 +18,7 @@ from activities.common import Auditor, run_tool
 from contracts.activity_names import SCORE_CANDIDATES
 from contracts.tools import ScoreArgs, ToolResponse
 from mining.claims import GOODS_PROPERTY
+from mining.jsonld import jsonld_problem
 from mining.report import synthesize_report
 from mining.scoring import (
     Assessment,
@@ -28,7 +29,6 @@ from mining.scoring import (
     score_candidate,
     threshold_from_rules,
 )
-from workflows.review import jsonld_problem
 
 # Properties an entity has one value of: a different value is a contradiction.
 FUNCTIONAL_PROPERTIES = (

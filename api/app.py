@@ -19,7 +19,7 @@ from api.mcp import mount_mcp
 from api.throttle import StartLimiter
 from api.ui import mount_ui
 from api.workspace_reads import WorkspaceReader
-from kminer.telemetry import drain_metrics
+from temporal_client.telemetry import drain_metrics
 
 RUNS_BY_STATUS = Gauge("kminer_runs", "Mining runs known to Temporal, by status", ["status"])
 

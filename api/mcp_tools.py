@@ -34,9 +34,9 @@ from contracts.run import (
     Phase,
     Workspace,
 )
-from kminer.runs import POLL_SECONDS, start_run
+from mining.jsonld import jsonld_problem
+from temporal_client.runs import POLL_SECONDS, start_run
 from workflows.mining import MiningWorkflow
-from workflows.review import jsonld_problem
 
 DECIDE_WAIT_SECONDS = 30.0  # long enough to publish to the embedded DKG, short for an agent
 
@@ -112,7 +112,7 @@ def response_view(result: KnowledgeMinerResponse) -> Answer:
 
 
 class ProgressLines:
-    """Only what changed since the last look, as lines (kminer.runs.Progress, for agents)."""
+    """Only what changed since the last look, as lines (temporal_client.runs.Progress)."""
 
     def __init__(self) -> None:
         self._phases_seen = 0

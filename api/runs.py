@@ -35,10 +35,10 @@ from contracts.run import (
     Phase,
     Workspace,
 )
-from kminer.runs import start_run
-from kminer.visibility import indexing
+from mining.jsonld import jsonld_problem
+from temporal_client.runs import start_run
+from temporal_client.visibility import indexing
 from workflows.mining import MiningWorkflow
-from workflows.review import jsonld_problem
 from workflows.search_attributes import KM_PHASE, KM_PUBLISHED, KM_TAGS, KM_THREAD
 
 router = APIRouter(prefix="/api/runs", tags=["runs"])

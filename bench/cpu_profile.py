@@ -195,8 +195,8 @@ async def workload(runs: int, spy_file: Path | None = None) -> dict[str, float]:
     from bench.procs import fresh_settings, in_process_worker
     from contracts.run import MiningRequest, Phase
     from kminer.devserver import DevServer
-    from kminer.runs import start_run
     from kminer.worker import connect, open_services
+    from temporal_client.runs import start_run
 
     question = "Which suppliers of lithium carry geopolitical risk?"
     with tempfile.TemporaryDirectory(prefix="kminer-bench-cpu-") as tmp:

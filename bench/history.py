@@ -34,8 +34,8 @@ from temporalio.client import WorkflowHandle  # noqa: E402
 from bench.results_file import record  # noqa: E402
 from contracts.run import MiningRequest  # noqa: E402
 from kminer.config import load_settings  # noqa: E402
-from kminer.runs import start_run  # noqa: E402
 from kminer.stack import embedded_stack  # noqa: E402
+from temporal_client.runs import start_run  # noqa: E402
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 HISTORY_TARGET_BYTES = 1_000_000

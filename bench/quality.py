@@ -59,8 +59,8 @@ async def run_questions(
     `research`: the request's ResearchConfig (None: the worker's defaults)."""
     from contracts.run import MiningRequest
     from kminer.config import load_settings
-    from kminer.runs import start_run
     from kminer.stack import embedded_stack
+    from temporal_client.runs import start_run
 
     settings = load_settings(data_dir)
     out: dict[str, dict[str, Any]] = {}

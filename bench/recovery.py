@@ -54,8 +54,8 @@ from bench.results_file import record  # noqa: E402
 from contracts.run import KnowledgeMinerResponse, MiningRequest, Phase  # noqa: E402
 from kminer.config import Settings  # noqa: E402
 from kminer.devserver import DevServer  # noqa: E402
-from kminer.runs import start_run  # noqa: E402
 from kminer.worker import connect  # noqa: E402
+from temporal_client.runs import start_run  # noqa: E402
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 TAGS = ["supply_chain", "general_risk"]

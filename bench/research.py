@@ -40,8 +40,8 @@ sys.path.insert(0, str(ROOT))
 from bench.results_file import record  # noqa: E402
 from contracts.run import MiningRequest  # noqa: E402
 from kminer.config import load_settings  # noqa: E402
-from kminer.runs import start_run  # noqa: E402
 from kminer.stack import embedded_stack  # noqa: E402
+from temporal_client.runs import start_run  # noqa: E402
 from workflows.mining import MiningWorkflow  # noqa: E402
 
 PAIRS = [

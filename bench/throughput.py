@@ -64,8 +64,8 @@ from bench.procs import fresh_settings, start_worker, stop, wait_polling  # noqa
 from bench.results_file import read_results, record  # noqa: E402
 from contracts.run import MiningRequest, Phase  # noqa: E402
 from kminer.devserver import DevServer  # noqa: E402
-from kminer.runs import start_run  # noqa: E402
 from kminer.worker import connect  # noqa: E402
+from temporal_client.runs import start_run  # noqa: E402
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 TAGS = ["supply_chain", "general_risk"]

@@ -100,7 +100,7 @@ def _bar(progress: Any, out: TextIO) -> None:
 
 
 async def run_batch(client: Any, task_queue: str, batch: Any, out: TextIO) -> Any:
-    from kminer.runs import watch
+    from temporal_client.runs import watch
     from workflows.batch import BatchWorkflow
 
     handle = await client.start_workflow(

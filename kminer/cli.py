@@ -117,9 +117,9 @@ async def cmd_schedule(args: argparse.Namespace) -> int:
 
 
 async def cmd_mine(args: argparse.Namespace) -> int:
-    from kminer.runs import follow, start_run
     from kminer.stack import embedded_stack, read_stack_file
     from kminer.worker import connect
+    from temporal_client.runs import follow, start_run
 
     request = _request(args)
     settings = _settings(args)
@@ -159,7 +159,7 @@ def _decisions(args: argparse.Namespace) -> list[Any]:
             raise UsageError(f"cannot read edited asset {path}: {exc}") from None
         if not isinstance(asset, dict):
             raise UsageError(f"edited asset {path} must be a JSON-LD object")
-        from workflows.review import jsonld_problem
+        from mining.jsonld import jsonld_problem
 
         problem = jsonld_problem(asset)
         if problem:

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from kminer.visibility import dev_server_flags
+from temporal_client.visibility import dev_server_flags
 
 LOOPBACK = "127.0.0.1"
 

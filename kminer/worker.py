@@ -44,7 +44,6 @@ from kminer.config import Settings
 from kminer.model_provider import build_model_provider
 from kminer.payload_converter import data_converter
 from kminer.principal_propagation import PrincipalInterceptor
-from kminer.telemetry import telemetry_runtime
 from kminer.tracing import tracing_interceptors
 from storage.audit_log import AuditLog
 from storage.corpus_index import CorpusIndex
@@ -52,6 +51,7 @@ from storage.db import make_engine
 from storage.dkg_factory import open_dkg
 from storage.dkg_store import DkgError, DkgValidationError
 from storage.memory_repo import MemoryRepository
+from temporal_client.telemetry import telemetry_runtime
 from workflows.batch import BatchWorkflow
 from workflows.mining import MiningWorkflow
 

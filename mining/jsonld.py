@@ -121,3 +121,12 @@ def validate_asset(asset: object) -> None:
     kinds = kinds if isinstance(kinds, list) else [kinds]
     if not kinds or not all(isinstance(k, str) and k.strip() for k in kinds):
         raise JsonLdError("asset needs a non-empty @type (e.g. 'Organization')")
+
+
+def jsonld_problem(asset: Any) -> str | None:
+    """Why an asset is not publishable JSON-LD (the DKG store's own rules), or None."""
+    try:
+        validate_asset(asset)
+    except JsonLdError as exc:
+        return str(exc)
+    return None

@@ -20,9 +20,9 @@ from activities.metrics import MODEL_COST
 from contracts.budget import Budget, Limits
 from contracts.run import MiningRequest, Phase, Usage
 from kminer.config import Settings
-from kminer.runs import start_run
 from kminer.stack import embedded_stack
-from kminer.telemetry import drain_metrics
+from temporal_client.runs import start_run
+from temporal_client.telemetry import drain_metrics
 from tests.replay import replay_server
 from tests.test_llm_mining import ChatModel, payload, text
 from workflows.budget import PRICES_PER_MILLION, cost_usd

@@ -24,8 +24,8 @@ from temporalio.client import Client
 from bench.procs import publish_ledger, stop
 from contracts.run import KnowledgeMinerResponse, MiningRequest, Phase
 from kminer.config import Settings, load_settings
-from kminer.runs import start_run
 from kminer.worker import connect
+from temporal_client.runs import start_run
 from tests.test_durability import start_worker
 
 SEED = int(os.environ.get("KM_CHAOS_SEED", "12"))

@@ -6,7 +6,7 @@ import asyncio
 import gc
 from typing import Any
 
-from kminer.runs import settle
+from temporal_client.runs import settle
 
 
 async def test_a_result_task_that_failed_as_the_server_went_away_counts_as_seen() -> None:

@@ -27,9 +27,9 @@ from contracts.run import (
     Workspace,
 )
 from kminer.config import Settings
-from kminer.runs import start_run
 from kminer.stack import embedded_stack
 from kminer.worker import deepagents_plugin
+from temporal_client.runs import start_run
 from tests.test_review import wait_for_review
 from workflows.mining import MiningWorkflow
 

@@ -13,8 +13,8 @@ from temporalio.api.enums.v1 import EventType
 
 from contracts.run import MiningRequest, Phase
 from kminer.config import Settings
-from kminer.runs import start_run
 from kminer.stack import Stack
+from temporal_client.runs import start_run
 from tests.test_review import QUESTION, executed, local_activity_type
 from workflows.candidate_refs import CANDIDATES_FILE
 from workflows.mining import MiningWorkflow

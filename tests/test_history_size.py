@@ -6,8 +6,8 @@ from temporalio.api.enums.v1 import EventType
 
 from contracts.run import MiningRequest
 from kminer.config import Settings
-from kminer.runs import start_run
 from kminer.stack import Stack
+from temporal_client.runs import start_run
 from tests.test_review import wait_for_review
 from workflows.mining import MiningWorkflow
 

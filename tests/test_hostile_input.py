@@ -96,7 +96,7 @@ async def test_deeply_nested_edits_are_refused_and_the_run_waits(
 
 
 def test_an_asset_just_past_the_depth_limit_is_invalid() -> None:
-    from workflows.review import jsonld_problem
+    from mining.jsonld import jsonld_problem
 
     assert json.loads(nested_asset_json(5)) == nested_asset(5)
     assert jsonld_problem(nested_asset(MAX_DEPTH)) is None

@@ -21,9 +21,9 @@ import pytest
 
 from contracts.run import MiningRequest, Phase
 from kminer.config import Settings
-from kminer.runs import start_run
 from kminer.stack import embedded_stack
 from mining.relevance import RELEVANCE_FLOOR
+from temporal_client.runs import start_run
 from tests.replay import replay_server
 
 FIXTURES = Path(__file__).parent / "fixtures/openai"

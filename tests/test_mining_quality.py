@@ -12,9 +12,9 @@ from fpdf import FPDF
 
 from contracts.run import KnowledgeMinerResponse, MiningRequest, Phase
 from kminer.config import Settings
-from kminer.runs import start_run
 from kminer.stack import embedded_stack
 from storage.corpus_index import CorpusIndex
+from temporal_client.runs import start_run
 
 PDF_FACT = (
     "Quokka Ridge Minerals supplies spodumene concentrate to Tesla from its Wallaby Creek mine "

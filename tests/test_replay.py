@@ -6,9 +6,9 @@ from temporalio.worker import Replayer
 
 from contracts.run import MiningRequest, Phase
 from kminer.config import Settings
-from kminer.runs import start_run
 from kminer.stack import Stack
 from kminer.worker import deepagents_plugin
+from temporal_client.runs import start_run
 from workflows.mining import MiningWorkflow
 
 

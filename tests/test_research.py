@@ -21,9 +21,9 @@ from temporalio.client import Client, WorkflowHandle
 from contracts.research import GatherResult, ResearchConfig, ResearchTaskStatus
 from contracts.run import MiningRequest, Phase, Workspace
 from kminer.config import Settings
-from kminer.runs import start_run
 from kminer.worker import Services, build_worker, connect, open_services
 from storage.tables import ResearchRun
+from temporal_client.runs import start_run
 from workflows.mining import MiningWorkflow
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"

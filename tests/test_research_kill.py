@@ -18,8 +18,8 @@ from pathlib import Path
 from contracts.research import ResearchConfig, ResearchTaskStatus
 from contracts.run import MiningRequest, Phase
 from kminer.config import Settings
-from kminer.runs import start_run
 from kminer.worker import connect
+from temporal_client.runs import start_run
 from tests.test_research import QUESTION, TAGS, gather_groups, research_worker, workspace
 
 SLOW_SECONDS = 8.0

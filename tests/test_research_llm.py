@@ -16,8 +16,8 @@ import pytest
 from contracts.research import ResearchTaskStatus
 from contracts.run import MiningRequest, Phase, Workspace
 from kminer.config import Settings
-from kminer.runs import start_run
 from kminer.stack import embedded_stack
+from temporal_client.runs import start_run
 from tests.replay import replay_server
 from tests.test_llm_mining import ChatModel, text
 from workflows.mining import MiningWorkflow

@@ -11,8 +11,8 @@ from temporalio.api.enums.v1 import EventType
 from temporalio.client import WorkflowFailureError, WorkflowHandle, WorkflowUpdateFailedError
 
 from contracts.run import Decision, MiningRequest, Phase, Workspace
-from kminer.runs import start_run
 from kminer.stack import Stack
+from temporal_client.runs import start_run
 from workflows.mining import MiningWorkflow
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"

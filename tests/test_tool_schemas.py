@@ -10,8 +10,8 @@ from langchain_core.messages.utils import count_tokens_approximately
 from contracts.run import MiningRequest, Phase
 from contracts.tools import VALIDATION_TOOLS
 from kminer.config import Settings
-from kminer.runs import start_run
 from kminer.stack import embedded_stack
+from temporal_client.runs import start_run
 from workflows import tool_schemas
 from workflows.agent_tools import activity_tools
 

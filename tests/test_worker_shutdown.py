@@ -21,8 +21,8 @@ from temporalio.api.enums.v1 import EventType, PendingActivityState
 from contracts.run import MiningRequest
 from kminer.config import load_settings
 from kminer.devserver import DevServer
-from kminer.runs import start_run
 from kminer.worker import connect
+from temporal_client.runs import start_run
 from tests.replay import replay_server
 from tests.test_tavily import RECORDED
 

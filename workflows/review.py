@@ -5,16 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from contracts.run import Candidate, Decision, DecisionResult, TrustSignals
-from mining.jsonld import JsonLdError, validate_asset
-
-
-def jsonld_problem(asset: Any) -> str | None:
-    """Why an asset is not publishable JSON-LD (the DKG store's own rules), or None."""
-    try:
-        validate_asset(asset)
-    except JsonLdError as exc:
-        return str(exc)
-    return None
+from mining.jsonld import jsonld_problem
 
 
 def decision_problem(decision: Decision, candidates: dict[str, Candidate]) -> str | None:

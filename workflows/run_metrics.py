@@ -1,7 +1,7 @@
 """Run metrics recorded from inside the workflow through Temporal's workflow metric meter.
 
 The meter skips recording while a workflow replays, so a phase is counted once however
-often its history is replayed. `kminer/telemetry.py` carries the figures on to the
+often its history is replayed. `temporal_client/telemetry.py` carries the figures on to the
 Prometheus registry that `/metrics` serves.
 """
 

@@ -12,7 +12,7 @@ from temporalio.client import Client, WorkflowHandle
 from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 
 from contracts.run import PRINCIPAL_MEMO, KnowledgeMinerResponse, MiningRequest, Phase, Workspace
-from kminer.visibility import indexing
+from temporal_client.visibility import indexing
 from workflows.mining import MiningWorkflow
 from workflows.search_attributes import at_start
 
