@@ -39,8 +39,10 @@ demo: install
 test: install
 	$(BIN)/python -m pytest -q
 
+# Ruff, then the import contracts of pyproject.toml [tool.importlinter] (the layout of README.md).
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 # `make bench QUICK=1`: fewer concurrency levels and kills (throughput, recovery).
 BENCH_FLAGS := $(if $(QUICK),--quick,)
