@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,6 +13,8 @@ import pytest
 from kminer.config import Settings, load_settings
 from kminer.devserver import DevServer
 from kminer.stack import Stack, embedded_stack
+from tests.fake_openai import FAKE_API_KEY, AnswersRequests, ServeFakeOpenAi
+from tests.replay import replay_server
 
 
 @pytest.fixture(scope="session")
@@ -68,3 +71,17 @@ def bearer(settings: Settings) -> Callable[..., dict[str, str]]:
 async def stack(settings: Settings) -> AsyncIterator[Stack]:
     async with embedded_stack(settings, with_api=True) as running:
         yield running
+
+
+@pytest.fixture
+def fake_openai(monkeypatch: pytest.MonkeyPatch) -> Iterator[ServeFakeOpenAi]:
+    """Serves a fake chat-completions API answered by the given model (tests/fake_openai.py)
+    until the test ends: fake_openai(model) -> the base URL ChatOpenAI is given."""
+    with ExitStack() as servers:
+
+        def serve(model: AnswersRequests) -> str:
+            monkeypatch.setenv("OPENAI_API_KEY", FAKE_API_KEY)
+            url = servers.enter_context(replay_server(model.answer))
+            return f"{url}/v1"
+
+        yield serve

@@ -1,6 +1,6 @@
 """A model that keeps calling tools inside a `task` helper stops at the subagent's budget.
 
-The chat model is a replayed OpenAI API (as in tests/test_llm_mining.py): discovery
+The chat model is a replayed OpenAI API (tests/fake_openai.py): discovery
 spawns a general-purpose helper with `task`, and the helper asks for one more web search
 on every turn, forever. The budget (workflow code, before each model call) stops the
 discovery tree; the run completes with the research plan's evidence (partial results).
@@ -9,8 +9,6 @@ discovery tree; the run completes with the research plan's evidence (partial res
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -23,8 +21,7 @@ from kminer.config import Settings
 from kminer.stack import embedded_stack
 from temporal_client.runs import start_run
 from temporal_client.telemetry import drain_metrics
-from tests.replay import replay_server
-from tests.test_llm_mining import ChatModel, payload, text
+from tests.fake_openai import ChatModel, ServeFakeOpenAi, llm_settings, payload, text
 from workflows.budget import PRICES_PER_MILLION, cost_usd
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
@@ -53,19 +50,11 @@ class LoopingModel(ChatModel):
         return super().answer(method, path, body, headers)
 
 
-@pytest.fixture
-def looping(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[LoopingModel, str]]:
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
-    model = LoopingModel()
-    with replay_server(model.answer) as url:
-        yield model, f"{url}/v1"
-
-
 async def test_a_looping_task_helper_stops_at_the_budget_and_the_run_completes(
-    settings: Settings, looping: tuple[LoopingModel, str]
+    settings: Settings, fake_openai: ServeFakeOpenAi
 ) -> None:
-    model, url = looping
-    llm = replace(settings, model_name="gpt-4o-mini", openai_base_url=url, embeddings="minilm")
+    model = LoopingModel()
+    llm = llm_settings(settings, fake_openai(model))
     budget = Budget(subagent=Limits(modelCalls=SUBAGENT_CALLS))
     drain_metrics()  # earlier runs of this process are counted before we look
     cost_before = MODEL_COST.labels(model="gpt-4o-mini")._value.get()

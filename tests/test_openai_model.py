@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from temporalio.client import Client
 from temporalio.worker import Worker
 
@@ -17,10 +15,8 @@ from kminer.model_provider import build_model_provider
 from kminer.worker import deepagents_plugin
 from storage.db import make_engine
 from storage.memory_repo import MemoryRepository
+from tests.fake_openai import FIXTURES, ServeFakeOpenAi
 from tests.memory_route_workflow import MemoryRouteWorkflow
-from tests.replay import replay_server
-
-FIXTURES = Path(__file__).parent / "fixtures/openai"
 
 
 class ChatCompletions:
@@ -37,18 +33,11 @@ class ChatCompletions:
         )
 
 
-@pytest.fixture
-def openai(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[ChatCompletions, str]]:
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
-    recorded = ChatCompletions()
-    with replay_server(recorded.answer) as url:
-        yield recorded, f"{url}/v1"
-
-
 async def test_an_openai_model_drives_an_agent_through_activities(
-    settings: Settings, openai: tuple[ChatCompletions, str], tmp_path: Path
+    settings: Settings, fake_openai: ServeFakeOpenAi, tmp_path: Path
 ) -> None:
-    recorded, openai_url = openai
+    recorded = ChatCompletions()
+    openai_url = fake_openai(recorded)
     engine = make_engine(f"sqlite:///{tmp_path / 'memory.db'}")
     MemoryRepository(engine).append(
         run_id="earlier",

@@ -1,25 +1,20 @@
 """With a real model the research plan is the model's: validated, one repair, else rules.
 
-The chat model is a replayed OpenAI API (tests/test_llm_mining.py's ChatModel answers the
+The chat model is a replayed OpenAI API (tests/fake_openai.py's ChatModel answers the
 agents); the research planner's answers are scripted here.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
-
-import pytest
 
 from contracts.research import ResearchTaskStatus
 from contracts.run import MiningRequest, Phase, Workspace
 from kminer.config import Settings
 from kminer.stack import embedded_stack
 from temporal_client.runs import start_run
-from tests.replay import replay_server
-from tests.test_llm_mining import ChatModel, text
+from tests.fake_openai import ChatModel, ServeFakeOpenAi, llm_settings, text
 from workflows.mining import MiningWorkflow
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
@@ -48,16 +43,8 @@ class PlanningModel(ChatModel):
         return super().answer(method, path, body, headers)
 
 
-@pytest.fixture
-def planning(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[PlanningModel, str]]:
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
-    model = PlanningModel()
-    with replay_server(model.answer) as url:
-        yield model, f"{url}/v1"
-
-
 async def run(settings: Settings, url: str) -> Workspace:
-    llm = replace(settings, model_name="gpt-4o-mini", openai_base_url=url, embeddings="minilm")
+    llm = llm_settings(settings, url)
     async with embedded_stack(llm, with_api=False) as stack:
         handle = await start_run(
             stack.client, llm.task_queue,
@@ -69,9 +56,10 @@ async def run(settings: Settings, url: str) -> Workspace:
 
 
 async def test_an_invalid_plan_is_repaired_once_and_the_models_plan_runs(
-    settings: Settings, planning: tuple[PlanningModel, str]
+    settings: Settings, fake_openai: ServeFakeOpenAi
 ) -> None:
-    model, url = planning
+    model = PlanningModel()
+    url = fake_openai(model)
     model.plans = ["Sure! First I would look for suppliers, then...", json.dumps(GOOD_PLAN)]
     ws = await run(settings, url)
 
@@ -97,9 +85,10 @@ async def test_an_invalid_plan_is_repaired_once_and_the_models_plan_runs(
 
 
 async def test_a_plan_still_invalid_after_the_repair_falls_back_to_the_rules_plan(
-    settings: Settings, planning: tuple[PlanningModel, str]
+    settings: Settings, fake_openai: ServeFakeOpenAi
 ) -> None:
-    model, url = planning
+    model = PlanningModel()
+    url = fake_openai(model)
     model.plans = [json.dumps(BAD_TYPE), json.dumps({"plan": "still", "questions": []})]
     ws = await run(settings, url)
 
