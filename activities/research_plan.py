@@ -28,7 +28,8 @@ from contracts.research import (
     PlanResult,
     ResearchQuestion,
 )
-from mining.nlp import Resolver, mentions_in, parse, resolver_for
+from mining.nlp import Resolver, mentions_in, resolver_for
+from mining.parsing import parse
 
 QUESTION_WORDS = frozenset(
     "which who what whom whose where when why how do does did is are was were the a an of "

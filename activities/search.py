@@ -12,7 +12,7 @@ from activities.common import Auditor, run_tool
 from contracts.activity_names import WEB_SEARCH
 from contracts.tools import SearchArgs, ToolResponse
 from mining.memo import BoundedMemo
-from mining.nlp import after_heading
+from mining.parsing import after_heading
 
 
 class SearchBackend(Protocol):

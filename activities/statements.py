@@ -29,7 +29,8 @@ from contracts.tools import (
 )
 from mining.extraction_patterns import Gazetteer, find_mentions
 from mining.names import normalise_name
-from mining.nlp import Resolver, gazetteer_digest, mentions_in, parse, resolver_for
+from mining.nlp import Resolver, gazetteer_digest, mentions_in, resolver_for
+from mining.parsing import parse
 from mining.predicates import ASKS, sentence_for
 from mining.relevance import (
     RELEVANCE_FLOOR,

@@ -70,6 +70,10 @@ CATEGORIES: list[tuple[str, tuple[str, ...]]] = [
         (
             "mining/extraction",
             "mining/relations",
+            "mining/relation_parts",
+            "mining/noun_relations",
+            "mining/parsing",
+            "mining/mentions",
             "mining/nlp",
             "mining/relation_lexicon",
             "mining/sentence_view",

@@ -85,7 +85,7 @@ def warm_up(services: Services) -> None:
     parser and the offline embedding model (about 1 to 2 s here, once per process)."""
     if services.dkg is None:
         return
-    from mining.nlp import parse
+    from mining.parsing import parse
 
     services.dkg.gazetteer()
     parse("Tianqi Lithium supplies lithium carbonate to CATL.")

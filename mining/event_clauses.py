@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mining.nlp import Mention
+from mining.mentions import Mention
 from mining.sentence_view import SentenceView, modified_from
 
 # Verb lemma -> the noun English names its event with.

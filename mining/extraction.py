@@ -25,8 +25,10 @@ from typing import Any
 
 from contracts.tools import SourceDocument, Statement
 from mining.extraction_patterns import Gazetteer, Homonyms, predicate_for
+from mining.mentions import Mention
 from mining.names import type_family
-from mining.nlp import Mention, Resolver, mentions_in, parse
+from mining.nlp import Resolver, mentions_in
+from mining.parsing import parse
 from mining.predicates import PREDICATES, canonical, kinds_allow
 from mining.relation_lexicon import GOVERNMENT_REFS, HEDGE_AUX, HEDGE_VERBS
 from mining.relations import Relation, deliveries, relations_in

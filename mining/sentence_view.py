@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mining.nlp import PLACE_WORDS, Mention
+from mining.mentions import Mention
+from mining.nlp import PLACE_WORDS
 from mining.relation_lexicon import (
     DEFINITE_DETS,
     EVENT_NOUNS,
