@@ -16,7 +16,12 @@ from tests.contracts_probe_workflow import PROBED, ContractsProbeWorkflow, Modul
 
 # The workflow definitions, imported afresh by each run's sandbox (its restrictions check
 # their code); every other `workflows.*` module is the worker's own (workflows/passthrough.py).
-SANDBOXED = {"workflows.mining", "workflows.batch", "workflows.passthrough"}
+SANDBOXED = {
+    "workflows.mining",
+    "workflows.review_and_publish",
+    "workflows.batch",
+    "workflows.passthrough",
+}
 
 
 async def _probe(settings: Settings, workflow: Any) -> Any:

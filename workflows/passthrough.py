@@ -12,7 +12,8 @@ through: every run uses the worker's own modules. Each is named: a module only i
 by another passed-through one would otherwise be imported again inside the sandbox, its
 classes then not the ones the passed-through modules use.
 
-Only the workflow definitions (`workflows.mining`, `workflows.batch`) stay sandboxed:
+Only the workflow definitions (`workflows.mining` with the steps it inherits from
+`workflows.review_and_publish`, `workflows.batch`) stay sandboxed:
 the sandbox's restrictions still check their code, and replays of recorded histories
 (tests/test_replay*.py) check that the shared modules decide as before.
 """

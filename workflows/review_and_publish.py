@@ -1,0 +1,257 @@
+"""The steps of a MiningWorkflow after its agents: scoring, the answer, review and its
+decisions, publishing; and the two helpers every stage uses (`_step`, `_enter`).
+
+Workflow code, sandboxed like workflows/mining.py, whose `MiningWorkflow` inherits these
+methods (its signal, update and query handlers stay on the workflow class itself). They
+read and write the run's state, which the workflow's `__init__` sets up.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from temporalio import workflow
+from temporalio.common import RetryPolicy
+from temporalio.exceptions import ActivityError, is_cancelled_exception
+
+from contracts.activity_names import (
+    AUDIT_DECISIONS,
+    COMPOSE_ANSWER,
+    DKG_PUBLISH_ASSET,
+    SCORE_CANDIDATES,
+)
+from contracts.run import (
+    Answer,
+    Candidate,
+    Decision,
+    DecisionResult,
+    MiningRequest,
+    Phase,
+    PublishedAsset,
+    RuntimeConfig,
+    Workspace,
+)
+from contracts.tools import (
+    AnswerArgs,
+    DecisionAuditArgs,
+    PublishArgs,
+    PublishResult,
+    ScoreArgs,
+    ToolResponse,
+)
+from workflows import run_metrics
+from workflows.relink import relinked
+from workflows.review import ReviewBoard, apply_score
+from workflows.search_attributes import KM_PHASE, KM_PUBLISHED
+
+SHORT = timedelta(seconds=20)
+RETRY = RetryPolicy(maximum_attempts=10, initial_interval=timedelta(seconds=1))
+LOCAL_STEPS_PATCH = "local-cheap-steps"
+
+
+class RunSteps:
+    """What MiningWorkflow does around its agents; the state is the workflow's own."""
+
+    _ws: Workspace
+    _board: ReviewBoard
+    _rules_text: str
+    _searched: int
+    _indexed: bool
+    _phase_began: datetime | None
+    _tool_queue: str | None
+    _runtime: RuntimeConfig
+
+    def _enter(self, phase: Phase) -> None:
+        if self._phase_began is not None:
+            run_metrics.phase_finished(self._ws.phase.value, self._phase_began)
+        self._phase_began = workflow.now()
+        self._ws.phase = phase
+        self._ws.phaseHistory.append(phase)
+        if self._indexed:
+            workflow.upsert_search_attributes([KM_PHASE.value_set(phase.value)])
+
+    async def _step(self, name: str, arg: Any, result_type: Any) -> Any:
+        """A cheap, short step (runtime config, memory notes, the answer, the decision
+        audit): a local activity, so it costs no task-queue round trip. Runs recorded before
+        this change replay it as the activity it was then."""
+        args = [] if arg is None else [arg]
+        if workflow.patched(LOCAL_STEPS_PATCH):
+            return await workflow.execute_local_activity(
+                name, args=args, result_type=result_type,
+                start_to_close_timeout=SHORT, retry_policy=RETRY,
+            )  # fmt: skip
+        return await workflow.execute_activity(
+            name, args=args, result_type=result_type,
+            start_to_close_timeout=SHORT, retry_policy=RETRY,
+        )  # fmt: skip
+
+    def _entries(self, only: list[Candidate] | None = None) -> list[dict[str, Any]]:
+        """Candidates as the validation tools take them (claims and the entities they use)."""
+        return [
+            {
+                "candidateId": c.id,
+                "kind": c.kind,
+                "asset": c.asset,
+                "knownInDkg": c.knownInDkg,
+                "contradictions": [r.model_dump() for r in c.contradictions],
+            }
+            for c in (only if only is not None else self._board.candidates.values())
+        ]
+
+    async def _answer(self, request: MiningRequest) -> Answer:
+        return await self._step(
+            COMPOSE_ANSWER,
+            AnswerArgs(
+                query=request.query,
+                candidates=[
+                    {**entry, "accepted": c.accepted, "status": c.status}
+                    for entry, c in zip(
+                        self._entries(), self._board.candidates.values(), strict=True
+                    )
+                ],
+                sourcesSearched=self._searched,
+            ),
+            Answer,
+        )
+
+    async def _score(self, candidates: list[Candidate]) -> list[dict[str, Any]]:
+        response = await workflow.execute_activity(
+            SCORE_CANDIDATES,
+            ScoreArgs(candidates=self._entries(candidates), validationRules=self._rules_text),
+            result_type=ToolResponse,
+            task_queue=self._tool_queue,
+            start_to_close_timeout=timedelta(seconds=60),
+            retry_policy=RETRY,
+        )
+        return [r for r in response.results if "candidateId" in r]
+
+    async def _score_all(self, rows: list[dict[str, Any]]) -> None:
+        """Apply the validation agent's scores; score what it left out ourselves."""
+        for row in rows:
+            apply_score(self._board.candidates[row["candidateId"]], row)
+        scored = {row["candidateId"] for row in rows}
+        missing = [c for cid, c in self._board.candidates.items() if cid not in scored]
+        if missing:
+            # Confidence is never guessed: what the model did not score, the formula does.
+            for row in await self._score(missing):
+                apply_score(self._board.candidates[row["candidateId"]], row)
+
+    async def _review(self, request: MiningRequest, folders: list[str] | None = None) -> None:
+        board = self._board
+        if not board.candidates:
+            return
+        if request.review == "auto":
+            when = workflow.now().replace(microsecond=0).isoformat()
+            automatic = [
+                Decision(
+                    candidateId=candidate.id,
+                    action="approve" if candidate.accepted else "reject",
+                    reason=None if candidate.accepted else "not accepted by validation",
+                    reviewer="auto",
+                )
+                for candidate in board.candidates.values()
+            ]
+            first = len(board.decisions)
+            for decision in automatic:
+                board.record(decision, when)
+            await self._audit_decisions(first, automatic, when)
+            return
+        self._enter(Phase.REVIEW)
+        try:
+            await workflow.wait_condition(
+                board.settled, timeout=timedelta(seconds=request.reviewTimeoutSeconds)
+            )
+        except TimeoutError:
+            board.expire()
+            self._ws.errors.append("review deadline passed: undecided candidates expired")
+            await workflow.wait_condition(lambda: board.revalidating == 0)
+
+    async def _revalidate(self, candidate_id: str) -> None:
+        try:
+            # Scored beside the others: an entity is accepted only with a claim that uses it.
+            rows = await self._score(list(self._board.candidates.values()))
+        except ActivityError as exc:
+            self._ws.errors.append(f"re-validation of {candidate_id} failed: {exc.cause or exc}")
+            self._board.revalidated(candidate_id, None, str(exc.cause or exc))
+            return
+        row = next(r for r in rows if r["candidateId"] == candidate_id)
+        self._board.revalidated(candidate_id, row)
+
+    async def _decide(self, decisions: list[Decision]) -> list[DecisionResult]:
+        # Record the whole batch before the first await: nothing can slip in between.
+        when = workflow.now().replace(microsecond=0).isoformat()
+        first = len(self._board.decisions)
+        for decision in decisions:
+            self._board.record(decision, when)
+        await self._audit_decisions(first, decisions, when)
+        for decision in decisions:
+            if decision.action == "edit":
+                await self._revalidate(decision.candidateId)
+        return [self._board.result(d.candidateId) for d in decisions]
+
+    async def _audit_decisions(self, first: int, decisions: list[Decision], when: str) -> None:
+        # Runs recorded before decisions were audited replay without this activity.
+        if not workflow.patched("audit-decisions"):
+            return
+        await self._step(
+            AUDIT_DECISIONS,
+            DecisionAuditArgs(
+                runId=self._ws.runId,
+                first=first,
+                decidedAt=when,
+                decisions=[d.model_dump() for d in decisions],
+            ),
+            int,
+        )
+
+    def _refusal(self, decisions: list[Decision]) -> str | None:
+        if self._ws.phase != Phase.REVIEW:
+            return f"run is in phase {self._ws.phase.value}, decisions are taken in REVIEW"
+        return self._board.problem(decisions)
+
+    async def _signal(self, decision: Decision) -> None:
+        # A signal cannot answer with an error, so a bad one is recorded and ignored.
+        problem = self._refusal([decision])
+        if problem:
+            self._ws.errors.append(f"ignored {decision.action} signal: {problem}")
+            return
+        await self._decide([decision])
+
+    async def _publish(self, request: MiningRequest) -> None:
+        domain = request.domainTags[0] if request.domainTags else None
+        # New entities first: the claims that use them then link them by their UAL.
+        order = sorted(self._board.candidates.values(), key=lambda c: (c.kind != "entity", c.id))
+        entity_uals: dict[str, str] = {}
+        for candidate in order:
+            cid = candidate.id
+            if candidate.status != "approved":
+                continue
+            asset = relinked(candidate.asset, entity_uals)
+            try:
+                result = await workflow.execute_activity(
+                    DKG_PUBLISH_ASSET,
+                    PublishArgs(runId=self._ws.runId, candidateId=cid, asset=asset, domain=domain),
+                    result_type=PublishResult,
+                    # Its own queue when publishing is scaled and rate-limited apart.
+                    task_queue=self._runtime.publishTaskQueue or self._tool_queue,
+                    # A remote publish is a chain transaction plus polling: minutes, not seconds.
+                    start_to_close_timeout=timedelta(minutes=10),
+                    heartbeat_timeout=timedelta(seconds=20),
+                    retry_policy=RETRY,
+                )
+            except ActivityError as exc:
+                if is_cancelled_exception(exc):
+                    raise
+                # One asset the DKG refuses must not cost the others their publication.
+                candidate.reviewNote = f"not published: {exc.cause or exc}"
+                self._ws.errors.append(f"publishing {cid} failed: {exc.cause or exc}")
+                continue
+            candidate.status = "published"
+            candidate.publishedUal = result.ual
+            if candidate.kind == "entity" and isinstance(candidate.asset.get("@id"), str):
+                entity_uals[candidate.asset["@id"]] = result.ual
+            self._ws.publishedAssets.append(PublishedAsset(candidateId=cid, ual=result.ual))
+            if self._indexed:
+                published = len(self._ws.publishedAssets)
+                workflow.upsert_search_attributes([KM_PUBLISHED.value_set(published)])
