@@ -16,7 +16,7 @@ from temporalio import activity
 
 from activities.reliability import host_of
 from workflows.contracts import Answer, AnswerSentence
-from workflows.predicates import PREDICATES
+from workflows.predicates import spec_for
 from workflows.tool_contracts import AnswerArgs
 
 MAX_SENTENCES = 8
@@ -40,9 +40,9 @@ def _claim_parts(asset: dict[str, Any]) -> tuple[str, str, str] | None:
     if not isinstance(about, dict) or not isinstance(prop, dict):
         return None
     predicate = prop.get("value")
-    spec = PREDICATES.get(str(predicate))
-    target = about.get(spec.property) if spec else None
-    if spec is None or not isinstance(target, dict):
+    spec = spec_for(str(predicate))
+    target = about.get(spec.property)
+    if not isinstance(target, dict):
         return None
     return str(about.get("name", "")), str(predicate), str(target.get("name", ""))
 
@@ -79,7 +79,7 @@ def compose_answer(args: AnswerArgs) -> Answer:
         sources = _sources([c["asset"] for c in members])
         ids = [c["candidateId"] for c in members]
         cited = ", ".join(_short(s) for s in sources[:MAX_SOURCES_CITED])
-        label = PREDICATES[predicate].label
+        label = spec_for(predicate).label
         sentences.append(
             AnswerSentence(
                 text=f"{subject} {label} {_join(objects)} [{', '.join(ids)}; {cited}].",

@@ -14,7 +14,7 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 from activities.entities import EntityRef
-from workflows.predicates import DKG_NS, PREDICATES, RELATED_TO, sentence_for
+from workflows.predicates import DKG_NS, PREDICATES, RELATED_TO, sentence_for, spec_for
 from workflows.tool_contracts import EvidenceItem, Statement
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ def claim_asset(
     """(JSON-LD claim, knowledge and provenance triplets) for one fact."""
     cid = fact_id(fact)
     ident = f"urn:kminer:claim:{cid.removeprefix('cand-')}"
-    spec = PREDICATES.get(fact.predicate, PREDICATES[RELATED_TO])
+    spec = spec_for(fact.predicate)
     about = _node(fact.subject)
     about[spec.property] = _node(fact.object)
     if fact.goods:

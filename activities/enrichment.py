@@ -47,7 +47,7 @@ from activities.nlp import gazetteer_digest
 from activities.relations import STATE_ACTIONS
 from activities.relevance import RELEVANCE_FLOOR, Signals, content_words, lexical, relevance
 from storage.dkg_index import normalise_name
-from workflows.predicates import PREDICATES, RELATED_TO, canonical, is_typed
+from workflows.predicates import PREDICATES, RELATED_TO, canonical, is_open, is_typed
 from workflows.tool_contracts import (
     MAX_PROPOSAL_CHARS,
     EvidenceItem,
@@ -145,11 +145,17 @@ RELEVANCE_MARGIN = 0.18
 CORROBORATED_PER_CANDIDATE = 3
 
 
-def near_best(facts: list[Fact]) -> list[Fact]:
-    """The facts within `RELEVANCE_MARGIN` of the most relevant one, most relevant first."""
-    best = max((f.relevance for f in facts), default=0.0)
-    kept = [f for f in facts if f.relevance >= best - RELEVANCE_MARGIN]
-    return sorted(kept, key=lambda f: (-f.relevance, "|".join(f.key)))
+def near_best(facts: list[Fact], room: int = 0) -> list[Fact]:
+    """The facts within `RELEVANCE_MARGIN` of the most relevant one, most relevant first;
+    while fewer than `room`, the next most relevant ones too (all are above the floor).
+
+    One outstanding fact must not crowd out the rest of what a question asks: "which
+    factories were flooded, who insures them and when do they restart" is answered by
+    facts of several kinds, and one of them always scores highest."""
+    ordered = sorted(facts, key=lambda f: (-f.relevance, "|".join(f.key)))
+    best = ordered[0].relevance if ordered else 0.0
+    near = [f for f in ordered if f.relevance >= best - RELEVANCE_MARGIN]
+    return near if len(near) >= room else ordered[:room]
 
 
 def asked_ends_first(facts: list[Fact], query: str) -> list[Fact]:
@@ -235,7 +241,7 @@ def companions(chosen: list[Fact], facts: list[Fact], limit: int) -> list[Fact]:
     for f in sorted(facts, key=lambda f: (-f.relevance, "|".join(f.key))):
         if len(chosen) + len(out) >= limit:
             break
-        if f.key in taken or not is_typed(f.predicate) or f.known_in:
+        if f.key in taken or not (is_typed(f.predicate) or is_open(f.predicate)) or f.known_in:
             continue
         if any((st.sentence, f.subject.key) in said for st in f.statements):
             out.append(f)
@@ -244,11 +250,13 @@ def companions(chosen: list[Fact], facts: list[Fact], limit: int) -> list[Fact]:
 
 
 def select(ranked: list[Fact], limit: int) -> list[Fact]:
-    """The top `limit` facts; `relatedTo` only for leftover room, at most a fifth of it."""
+    """The top `limit` facts: typed relations, then relations named by their own words;
+    `relatedTo` only for leftover room, at most a fifth of it."""
     typed = [f for f in ranked if is_typed(f.predicate)][:limit]
-    room = min(limit - len(typed), max(1, limit // 5))
+    named = [f for f in ranked if is_open(f.predicate)][: limit - len(typed)]
+    room = min(limit - len(typed) - len(named), max(1, limit // 5))
     generic = [f for f in ranked if f.predicate == RELATED_TO][: max(0, room)]
-    return typed + generic
+    return typed + named + generic
 
 
 class EnrichmentActivities:
@@ -286,7 +294,7 @@ class EnrichmentActivities:
             if s.relevance >= RELEVANCE_FLOOR and not s.hedged and s.predicate
         ]  # fmt: skip
         grouped = group_facts(usable, resolver)
-        near = asked_ends_first(near_best(grouped), args.query)
+        near = asked_ends_first(near_best(grouped, args.maxCandidates), args.query)
         near = near[: CORROBORATED_PER_CANDIDATE * args.maxCandidates]
         corroborator = DkgCorroborator(self._dkg, gazetteer, self._relevance_of, digest)
         for fact in near:

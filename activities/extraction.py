@@ -26,7 +26,8 @@ from typing import Any
 from activities.extraction_patterns import Gazetteer, Homonyms, predicate_for
 from activities.nlp import Mention, Resolver, mentions_in, parse
 from activities.relation_lexicon import GOVERNMENT_REFS, HEDGE_AUX, HEDGE_VERBS
-from activities.relations import Relation, deliveries, relations_in
+from activities.open_relations import relations_between
+from activities.relations import Relation, deliveries, relations_in, verb_rule
 from storage.dkg_index import type_family
 from workflows.predicates import PREDICATES, canonical, kinds_allow
 from workflows.tool_contracts import SourceDocument, Statement
@@ -92,6 +93,33 @@ def _fallback(sentence: Any, mentions: list[Mention], relations: list[Relation])
     return out
 
 
+def _open(sentence: Any, mentions: list[Mention], relations: list[Relation]) -> list[Relation]:
+    """Relations the parse states between mentions no typed rule related, named by the
+    clause's own words and typed where the verb's lemma and slot fit the vocabulary."""
+    doc = sentence.doc
+    spans: list[tuple[int, int]] = []
+    kept: list[Mention] = []
+    for m in mentions:
+        span = doc.char_span(m.start, m.end, alignment_mode="expand")
+        if span is not None and (not spans or span.start >= spans[-1][1]):
+            spans.append((span.start, span.end))
+            kept.append(m)
+    related = {frozenset((r.subject.name, r.object.name)) for r in relations}
+    out: list[Relation] = []
+    for rel in relations_between(doc, spans, sentence.start, sentence.end):
+        subj, obj = kept[rel.subject], kept[rel.object]
+        if subj.name == obj.name or frozenset((subj.name, obj.name)) in related:
+            continue
+        typed = verb_rule(rel.verb, rel.slot, obj.family) if rel.verb else None
+        predicate = rel.predicate
+        if typed is not None:
+            predicate = typed[0]
+            subj, obj = (obj, subj) if typed[1] else (subj, obj)
+        related.add(frozenset((subj.name, obj.name)))
+        out.append(Relation(subj, predicate, obj, rel.negated, rel.hedged, "open", rel.predicate))
+    return out
+
+
 def _described(doc: SourceDocument) -> str:
     """A DKG description as a sentence about its asset: 'X is a Chilean producer of ...'."""
     text = " ".join(doc.text.split())
@@ -134,6 +162,7 @@ def read_statements(
             continue  # nothing named here ("the government" names the country said before)
         relations = relations_in(sent, inside, before)
         relations += _fallback(sent, inside, relations)
+        relations += _open(sent, inside, relations)
         raw = full[sent.start_char : sent.end_char]
         sentence = raw.strip()
         at = sent.start_char - len(lead_in) + len(raw) - len(raw.lstrip())

@@ -218,7 +218,7 @@ def _preps(tok: Any) -> list[Any]:
     return out
 
 
-def _verb_rule(lemma: str, slot: str, family: str) -> tuple[str, bool] | None:
+def verb_rule(lemma: str, slot: str, family: str) -> tuple[str, bool] | None:
     for lemmas, slots, predicate, swap, families in VERB_RULES:
         if lemma in lemmas and slot in slots and (not families or family in families):
             return predicate, swap
@@ -417,7 +417,10 @@ def _verb_relations(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
         # "SQM is a Chilean producer ... that operates in X": the producer is SQM (the
         # clause may hang off a noun inside the predicate: "producer of carbonate that").
         head = verb.head
-        while head.dep_ in ("pobj", "prep") and head.head is not head:
+        # By index: spaCy makes a new Token on every `.head`, so identity never ends a walk.
+        for _ in range(len(sent.sent)):
+            if head.dep_ not in ("pobj", "prep") or head.head.i == head.i:
+                break
             head = head.head
         if head.dep_ == "attr":
             subjects = [m for c in head.head.children if c.dep_ == "nsubj"
@@ -473,7 +476,7 @@ def _verb_relations(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
             continue
         families = {m.family for m in sent.entities_at(tok)} or {"concept"}
         for family in sorted(families):
-            rule = _verb_rule(lemma, slot, family)
+            rule = verb_rule(lemma, slot, family)
             if rule is None and lemma in ("award", "grant", "give") and slot in ("to", "dative"):
                 rule = ("awardsContractTo", False)
             if (
@@ -640,9 +643,11 @@ def _own_sites(sent: SentenceView, out: list[Relation]) -> None:
                       for m in sent.entities_at(g) if m.family == "place"]  # fmt: skip
         verb = tok.head
         # The clause's verb ("concentrate" mis-tagged a verb in an object's place is not).
-        while verb.head is not verb and (
-            verb.pos_ not in ("VERB", "AUX") or verb.dep_ in NOMINAL_DEPS
-        ):
+        for _ in range(len(sent.sent)):  # bounded, by index (see above)
+            if verb.head.i == verb.i or (
+                verb.pos_ in ("VERB", "AUX") and verb.dep_ not in NOMINAL_DEPS
+            ):
+                break
             verb = verb.head
         found = [m for h in _subjects(sent, verb) for m in sent.entities_at(h)]
         owners = [m for m in found if m.family == "organization"] or [

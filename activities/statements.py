@@ -118,11 +118,14 @@ def score_relevance(
     claims = [sentence_for(s.predicate, s.subject, s.object) for s in statements]
     sources = {_key(s): passage_text(s.sourceTitle, texts.get(_key(s), s.sentence))
                for s in statements}  # fmt: skip
-    relations = {s.predicate: ASKS.get(s.predicate, s.predicate) for s in statements}
+    # What each claim's relation is about: the typed relation's plain description; a
+    # relation named by its source's own words means what its sentence says.
+    relation_of = [ASKS.get(s.predicate) or s.sentence for s in statements]
+    relations = dict.fromkeys(relation_of)
     parts = question_parts(query)
     texts_to_embed = list(
         dict.fromkeys([*(s.sentence for s in statements), *claims, *sources.values(),
-                       *relations.values()])
+                       *relations])
     )  # fmt: skip
     vectors = embedder.embed([query, *parts, *texts_to_embed])
     asked, embedded = vectors[1 : 1 + len(parts)], vectors[1 + len(parts) :]
@@ -130,7 +133,7 @@ def score_relevance(
     if parts:
         # A question asking two things: a relation fits it when it fits either part.
         vector_of = dict(zip(texts_to_embed, embedded, strict=True))
-        for text in relations.values():
+        for text in relations:
             best = float((asked @ vector_of[text]).max())
             cos[text] = max(cos[text], (cos[text] + best) / 2)
     uals: dict[str, frozenset[str]] = {}
@@ -152,7 +155,7 @@ def score_relevance(
             located[ual] = places_of(ual) if places_of is not None and entities else set()
         return located[ual]
 
-    for st, claim in zip(statements, claims, strict=True):
+    for st, claim, relation in zip(statements, claims, relation_of, strict=True):
         source = sources[_key(st)]
         ends = {st.subjectUal, st.objectUal} - {None}
         ends |= {p for u in list(ends) for p in places(u)}  # type: ignore[arg-type]
@@ -162,7 +165,7 @@ def score_relevance(
             source_cos=cos[source],
             lexical=lexical(query, f"{st.sentence} {st.sourceTitle or ''}"),
             source_lexical=lexical(query, source),
-            relation_cos=cos[relations[st.predicate]],
+            relation_cos=cos[relation],
             anchor=anchor(
                 entities or set(), ends, st.sentence, source,  # type: ignore[arg-type]
                 named(st.sentence), named(source),
