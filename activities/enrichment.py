@@ -117,6 +117,9 @@ def group_facts(statements: list[Statement], resolver: EntityResolver) -> list[F
             continue
         fact = Fact(st.predicate, subj, obj)
         fact = facts.setdefault(fact.key, fact)
+        for end, said in ((fact.subject, st.subjectText), (fact.object, st.objectText)):
+            if said and end.ual and said != end.name and said not in end.aliases:
+                end.aliases.append(said)
         if st.negated:
             fact.against.append(st)
             continue

@@ -120,6 +120,12 @@ def _open(sentence: Any, mentions: list[Mention], relations: list[Relation]) -> 
     return out
 
 
+def _surface(end: Mention) -> str | None:
+    """The end's own words in the text, when they differ from its (DKG) name."""
+    text = " ".join(end.text.split())
+    return text if text and text.lower() != end.name.lower() and end.start >= 0 else None
+
+
 def _described(doc: SourceDocument) -> str:
     """A DKG description as a sentence about its asset: 'X is a Chilean producer of ...'."""
     text = " ".join(doc.text.split())
@@ -189,10 +195,12 @@ def read_statements(
                     subject=subj.name,
                     subjectUal=subj.ual,
                     subjectType=subj.type,
+                    subjectText=_surface(subj),
                     predicate=predicate,
                     object=obj.name,
                     objectUal=obj.ual,
                     objectType=obj.type,
+                    objectText=_surface(obj),
                     goods=goods.name if goods else None,
                     goodsUal=goods.ual if goods else None,
                     goodsType=goods.type if goods else None,

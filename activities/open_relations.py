@@ -374,4 +374,62 @@ def relations_between(
             t = doc[t].head.i
         toks.add(h)
         owned.append(toks)
-    return relate(doc, heads, owned, floor, ceiling)
+    found = relate(doc, heads, owned, floor, ceiling)
+    related = {frozenset((r.subject, r.object)) for r in found}
+    return found + [
+        r for r in neighbour_relations(doc, spans, floor, ceiling)
+        if frozenset((r.subject, r.object)) not in related
+    ]
+
+
+MAX_GAP = 4  # tokens between two neighbouring mentions read as "X <verb group> Y"
+
+
+def _verbal(tok: Any) -> bool:
+    """A verb by its tag, or a past form the small tagger read as an adjective
+    ("cross-debarred" JJ): English morphology, not a word list."""
+    return tok.tag_.startswith("VB") or (tok.tag_ == "JJ" and tok.lower_.endswith("ed"))
+
+
+def neighbour_relations(
+    doc: Any, spans: list[tuple[int, int]], floor: int, ceiling: int
+) -> list[OpenRelation]:
+    """'X <verb group> Y' between neighbouring mentions, read from the words between them:
+    for the sentences the small parser gets wrong ("The World Bank debarred Transmeridian
+    Engineering" parsed as a noun phrase with "debarred" as an adjective)."""
+    out: list[OpenRelation] = []
+    for n in range(len(spans) - 1):
+        gap = list(range(spans[n][1], spans[n + 1][0]))
+        if not 1 <= len(gap) <= MAX_GAP:
+            continue
+        toks = [doc[i] for i in gap]
+        core = list(toks)
+        while core and core[-1].pos_ in ("ADP", "DET"):
+            core.pop()  # "debarred (from) (the)": prepositions and articles after the verb
+        verbs = [t for t in core if _verbal(t) and t.pos_ != "PROPN"]
+        if not verbs or core[-1].i != verbs[-1].i:
+            continue
+        if any(t.pos_ not in ("AUX", "ADV", "PART", "ADJ", "VERB", "PUNCT") for t in core):
+            continue
+        if any(t.is_punct and t.text not in ("-", "–") or t.pos_ in ("CCONJ", "SCONJ", "PRON")
+               or t.tag_ in REL_PRONOUN_TAGS for t in toks):
+            continue
+        # The first mention must open its clause: a name after a preposition ("the
+        # contract with X awarded Y") is not a subject.
+        before = doc[spans[n][0] - 1] if spans[n][0] > floor else None
+        if before is not None and before.pos_ == "ADP":
+            continue
+        main = verbs[-1]
+        passive = main.tag_ == "VBN" and any(t.lemma_.lower() == "be" for t in toks) and toks[-1].lower_ == "by"
+        words = [main.lemma_.lower(), *(t.lower_ for t in toks if t.pos_ == "ADP" and t.i > main.i)]
+        negated = any(t.dep_ == "neg" or t.lower_ in ("not", "never", "n't") for t in toks)
+        hedged = any(t.lower_ in MODAL_WORDS for t in toks)
+        if passive:
+            words = [w for w in words if w != "by"]
+            rel = _make(n + 1, n, words, main.lemma_.lower(), "dobj", negated, hedged, False)
+        else:
+            slot = words[1] if len(words) > 1 else "dobj"
+            rel = _make(n, n + 1, words, main.lemma_.lower(), slot, negated, hedged, False)
+        if rel is not None:
+            out.append(rel)
+    return out

@@ -136,9 +136,13 @@ class Statement(BaseModel):
     subject: str
     subjectUal: str | None = None
     subjectType: str | None = None
+    # The words the source used, where the DKG knows the entity by another label
+    # ("HSE" for "Feidhmeannacht na Seirbhise Slainte"): kept as the claim's alternateName.
+    subjectText: str | None = None
     predicate: str
     object: str
     objectUal: str | None = None
+    objectText: str | None = None
     objectType: str | None = None
     goods: str | None = Field(
         default=None,
