@@ -257,7 +257,7 @@ def _clause(
     # The object may sit in an inner clause whose subject is the same ("agreed to supply
     # X", "said it would stop buying from X"); one with a subject of its own is another fact.
     for v in verbs_o:
-        if doc[v].dep_ not in SAME_SUBJECT or _own_subject(doc[v], skip):
+        if doc[v].dep_ not in SAME_SUBJECT or _own_subject(doc[v], frozenset()):
             return None
     verb = verbs_o[0] if verbs_o else top  # the innermost verb names the action
     below = up_o[: up_o.index(verb)] if verb in up_o else up_o
@@ -296,7 +296,7 @@ def _under(
         if vt.dep_ not in ("relcl", "acl") and attach.dep_ != "appos" and not relative:
             return None
         for v in verbs[:-1]:
-            if doc[v].dep_ not in SAME_SUBJECT or _own_subject(doc[v], frozenset(skip)):
+            if doc[v].dep_ not in SAME_SUBJECT or _own_subject(doc[v], frozenset()):
                 return None
         inner = verbs[0]
         side = up_d[: up_d.index(inner)]

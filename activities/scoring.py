@@ -124,6 +124,15 @@ class Assessment(BaseModel):
     components: dict[str, float]
 
 
+def support_level(tiers: list[str]) -> str:
+    """How a claim is supported, in the words an answer hedges it with."""
+    if "dkg" in tiers:
+        return "stated by a DKG asset"
+    if len(tiers) >= 2:
+        return f"{len(tiers)} independent sources"
+    return "one source" if tiers else "no source"
+
+
 def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
@@ -287,14 +296,15 @@ def score_candidate(inp: ScoringInput) -> Assessment:
 
     threshold = effective_threshold(inp.threshold)
     gates: list[str] = []
+    evidence_gates: list[str] = []  # short of evidence only: a reviewer may still approve
     if confidence < threshold:
-        gates.append(f"confidence {confidence:.3f} < threshold {threshold:.2f}")
+        evidence_gates.append(f"confidence {confidence:.3f} < threshold {threshold:.2f}")
     if rel < RELEVANCE_FLOOR:
         gates.append("below the relevance floor: off-topic for the question")
     if len(sources) < 2 and not any(
         t == "high" or (t == "dkg" and w >= TRUSTED_SINGLE_SOURCE) for t, w in sources.values()
     ):
-        gates.append("a single low-reliability source is never enough")
+        evidence_gates.append("a single low-reliability source is never enough")
     if inp.predicate == RELATED_TO:
         gates.append("generic relation relatedTo: needs a reviewer")
     if inp.hedged:
@@ -304,8 +314,13 @@ def score_candidate(inp: ScoringInput) -> Assessment:
     dups = [d.strip() for d in inp.duplicates if d.strip()]
     if dups:
         gates.append(f"duplicates existing asset {', '.join(dups)}")
-    accepted = not gates
+    accepted = not gates and not evidence_gates
+    proposed = not accepted and not gates and inp.predicate is not None
     reasons.extend(f"rejected: {g}" for g in gates)
+    if proposed:
+        reasons.extend(f"proposed for review: {g}" for g in evidence_gates)
+    else:
+        reasons.extend(f"rejected: {g}" for g in evidence_gates)
     if accepted:
         reasons.append(f"confidence {confidence:.3f} >= threshold {threshold:.2f}: accepted")
 
@@ -319,6 +334,8 @@ def score_candidate(inp: ScoringInput) -> Assessment:
             corroborated=len(sources) > 1,
             stakeKnown=stake is not None,
             notes=notes,
+            support=support_level(tiers),
+            proposed=proposed,
         ),
         accepted=accepted,
         reasoning=reasons,

@@ -28,6 +28,7 @@ from workflows.continuation import (
     totals_after_this_run,
 )
 from workflows.contracts import (
+    AUTO_REVIEW_PROPOSED,
     Answer,
     Candidate,
     ContradictionRecord,
@@ -384,7 +385,8 @@ class MiningWorkflow:
             AnswerArgs(
                 query=request.query,
                 candidates=[
-                    {**entry, "accepted": c.accepted, "status": c.status}
+                    {**entry, "accepted": c.accepted, "status": c.status,
+                     "reviewNote": c.reviewNote}
                     for entry, c in zip(
                         self._entries(), self._board.candidates.values(), strict=True
                     )
@@ -428,7 +430,7 @@ class MiningWorkflow:
                 Decision(
                     candidateId=candidate.id,
                     action="approve" if candidate.accepted else "reject",
-                    reason=None if candidate.accepted else "not accepted by validation",
+                    reason=None if candidate.accepted else _auto_reason(candidate),
                     reviewer="auto",
                 )
                 for candidate in board.candidates.values()
@@ -593,3 +595,8 @@ class MiningWorkflow:
                 "historyRuns": self._history.runs + 1,
             }
         )
+
+
+def _auto_reason(candidate: Candidate) -> str:
+    signals = candidate.asset.get("trustSignals") or {}
+    return AUTO_REVIEW_PROPOSED if signals.get("proposed") else "not accepted by validation"
