@@ -117,9 +117,12 @@ def group_facts(statements: list[Statement], resolver: EntityResolver) -> list[F
             continue
         fact = Fact(st.predicate, subj, obj)
         fact = facts.setdefault(fact.key, fact)
-        for end, said in ((fact.subject, st.subjectText), (fact.object, st.objectText)):
-            if said and end.ual and said != end.name and said not in end.aliases:
-                end.aliases.append(said)
+        # What the source called a DKG asset known by another label ("HSE").
+        for end, named, said in ((fact.subject, st.subject, st.subjectText),
+                                 (fact.object, st.object, st.objectText)):  # fmt: skip
+            for alias in (named, said):
+                if alias and end.ual and alias != end.name and alias not in end.aliases:
+                    end.aliases.append(alias)
         if st.negated:
             fact.against.append(st)
             continue

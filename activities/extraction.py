@@ -29,7 +29,7 @@ from activities.relation_lexicon import GOVERNMENT_REFS, HEDGE_AUX, HEDGE_VERBS
 from activities.open_relations import relations_between
 from activities.relations import Relation, deliveries, relations_in, verb_rule
 from storage.dkg_index import type_family
-from workflows.predicates import PREDICATES, canonical, kinds_allow
+from workflows.predicates import PREDICATES, RELATED_TO, canonical, kinds_allow
 from workflows.tool_contracts import SourceDocument, Statement
 
 __all__ = ["read_statements", "Statement"]
@@ -104,7 +104,8 @@ def _open(sentence: Any, mentions: list[Mention], relations: list[Relation]) -> 
         if span is not None and (not spans or span.start >= spans[-1][1]):
             spans.append((span.start, span.end))
             kept.append(m)
-    related = {frozenset((r.subject.name, r.object.name)) for r in relations}
+    related = {frozenset((r.subject.name, r.object.name)) for r in relations
+               if r.predicate != RELATED_TO}  # fmt: skip
     out: list[Relation] = []
     for rel in relations_between(doc, spans, sentence.start, sentence.end):
         subj, obj = kept[rel.subject], kept[rel.object]
@@ -118,6 +119,14 @@ def _open(sentence: Any, mentions: list[Mention], relations: list[Relation]) -> 
         related.add(frozenset((subj.name, obj.name)))
         out.append(Relation(subj, predicate, obj, rel.negated, rel.hedged, "open", rel.predicate))
     return out
+
+
+def _named_over_generic(relations: list[Relation], named: list[Relation]) -> list[Relation]:
+    """The relations, where a pair that had only `relatedTo` is stated by its own words."""
+    better = {frozenset((r.subject.name, r.object.name)) for r in named}
+    kept = [r for r in relations if r.predicate != RELATED_TO
+            or frozenset((r.subject.name, r.object.name)) not in better]  # fmt: skip
+    return kept + named
 
 
 def _surface(end: Mention) -> str | None:
@@ -168,7 +177,7 @@ def read_statements(
             continue  # nothing named here ("the government" names the country said before)
         relations = relations_in(sent, inside, before)
         relations += _fallback(sent, inside, relations)
-        relations += _open(sent, inside, relations)
+        relations = _named_over_generic(relations, _open(sent, inside, relations))
         raw = full[sent.start_char : sent.end_char]
         sentence = raw.strip()
         at = sent.start_char - len(lead_in) + len(raw) - len(raw.lstrip())
