@@ -152,16 +152,22 @@ CORROBORATED_PER_CANDIDATE = 3
 
 
 def near_best(facts: list[Fact], room: int = 0) -> list[Fact]:
-    """The facts within `RELEVANCE_MARGIN` of the most relevant one, most relevant first;
-    while fewer than `room`, the next most relevant ones too (all are above the floor).
+    """The facts within `RELEVANCE_MARGIN` of the most relevant one of their kind (typed
+    relations, relations in their source's own words), most relevant first; while fewer
+    than `room` of a kind, its next most relevant ones too (all are above the floor).
 
-    One outstanding fact must not crowd out the rest of what a question asks: "which
-    factories were flooded, who insures them and when do they restart" is answered by
-    facts of several kinds, and one of them always scores highest."""
-    ordered = sorted(facts, key=lambda f: (-f.relevance, "|".join(f.key)))
-    best = ordered[0].relevance if ordered else 0.0
-    near = [f for f in ordered if f.relevance >= best - RELEVANCE_MARGIN]
-    return near if len(near) >= room else ordered[:room]
+    A relation named by a whole sentence's words matches a question closer than a typed
+    relation's plain description does, so each kind is measured against its own best; and
+    one outstanding fact must not crowd out the rest of what a question asks ("which
+    factories were flooded, who insures them and when do they restart")."""
+    kept: list[Fact] = []
+    for typed in (True, False):
+        ordered = sorted((f for f in facts if is_typed(f.predicate) == typed),
+                         key=lambda f: (-f.relevance, "|".join(f.key)))  # fmt: skip
+        best = ordered[0].relevance if ordered else 0.0
+        near = [f for f in ordered if f.relevance >= best - RELEVANCE_MARGIN]
+        kept += near if len(near) >= room else ordered[:room]
+    return sorted(kept, key=lambda f: (-f.relevance, "|".join(f.key)))
 
 
 def asked_ends_first(facts: list[Fact], query: str) -> list[Fact]:

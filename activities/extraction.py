@@ -27,6 +27,7 @@ from activities.extraction_patterns import Gazetteer, Homonyms, predicate_for
 from activities.nlp import Mention, Resolver, mentions_in, parse
 from activities.relation_lexicon import GOVERNMENT_REFS, HEDGE_AUX, HEDGE_VERBS
 from activities.open_relations import relations_between
+from activities.sentence_view import SentenceView
 from activities.relations import Relation, deliveries, relations_in, verb_rule
 from storage.dkg_index import type_family
 from workflows.predicates import PREDICATES, RELATED_TO, canonical, kinds_allow
@@ -93,16 +94,37 @@ def _fallback(sentence: Any, mentions: list[Mention], relations: list[Relation])
     return out
 
 
-def _open(sentence: Any, mentions: list[Mention], relations: list[Relation]) -> list[Relation]:
+# Personal pronouns that stand for a party named before: closed-class English.
+REFERRING_PRONOUNS = frozenset({"it", "its", "they", "their", "them", "he", "his", "she", "her"})
+
+
+def _open(
+    sentence: Any, mentions: list[Mention], before: list[Mention], relations: list[Relation]
+) -> list[Relation]:
     """Relations the parse states between mentions no typed rule related, named by the
-    clause's own words and typed where the verb's lemma and slot fit the vocabulary."""
+    clause's own words and typed where the verb's lemma and slot fit the vocabulary. A
+    pronoun ("it signed", "its mine") stands for the party it refers back to."""
     doc = sentence.doc
-    spans: list[tuple[int, int]] = []
-    kept: list[Mention] = []
+    ends: list[tuple[int, int, Mention]] = []
     for m in mentions:
         span = doc.char_span(m.start, m.end, alignment_mode="expand")
-        if span is not None and (not spans or span.start >= spans[-1][1]):
-            spans.append((span.start, span.end))
+        if span is not None:
+            ends.append((span.start, span.end, m))
+    view = SentenceView(sentence, mentions, before)
+    for tok in sentence:
+        if tok.lower_ in REFERRING_PRONOUNS and tok.pos_ == "PRON" and tok.i not in view.owner:
+            # Not the phrase the pronoun itself is part of ("its Kansanshi mine").
+            own = list(tok.head.subtree) if tok.dep_ == "poss" else [tok]
+            lo, hi = min(t.idx for t in own), max(t.idx + len(t) for t in own)
+            meant = [m for m in view.antecedent(tok) if not (lo <= m.start and m.end <= hi)]
+            if meant:
+                ends.append((tok.i, tok.i + 1, meant[0]))
+    ends.sort(key=lambda e: e[0])
+    spans: list[tuple[int, int]] = []
+    kept: list[Mention] = []
+    for start, end, m in ends:
+        if not spans or start >= spans[-1][1]:
+            spans.append((start, end))
             kept.append(m)
     related = {frozenset((r.subject.name, r.object.name)) for r in relations
                if r.predicate != RELATED_TO}  # fmt: skip
@@ -177,7 +199,7 @@ def read_statements(
             continue  # nothing named here ("the government" names the country said before)
         relations = relations_in(sent, inside, before)
         relations += _fallback(sent, inside, relations)
-        relations = _named_over_generic(relations, _open(sent, inside, relations))
+        relations = _named_over_generic(relations, _open(sent, inside, before, relations))
         raw = full[sent.start_char : sent.end_char]
         sentence = raw.strip()
         at = sent.start_char - len(lead_in) + len(raw) - len(raw.lstrip())

@@ -190,6 +190,11 @@ def _pair(
     if role_y in ("poss", "compound", "nmod") and role_x == "prep":
         words = _predicate_words(doc, [top, *reversed(up_x[1:])], owned[x] | owned[y])
         return _make(y, x, words, "", doc[up_x[-1]].lower_, False, False, False)
+    # "X's Y mine", "its Kansanshi mine": the owner has the thing the noun names.
+    if {role_x, role_y} == {"poss", "compound"} and len(up_x) == len(up_y) == 1:
+        owner, owned_thing = (x, y) if role_x == "poss" else (y, x)
+        noun = top_tok.lemma_.lower()
+        return _make(owner, owned_thing, ["have", noun], "have", "dobj", False, False, False)
     return None
 
 
