@@ -155,6 +155,12 @@ def score_relevance(
             located[ual] = places_of(ual) if places_of is not None and entities else set()
         return located[ual]
 
+    # A passage is about what its document is about: an article that names the
+    # question's entity in one paragraph anchors its other paragraphs too.
+    documents: dict[str, str] = {}
+    for key, text in sources.items():
+        url = key.split("#", 1)[0]
+        documents[url] = f"{documents.get(url, '')} {text}"
     for st, claim, relation in zip(statements, claims, relation_of, strict=True):
         source = sources[_key(st)]
         ends = {st.subjectUal, st.objectUal} - {None}
@@ -167,8 +173,8 @@ def score_relevance(
             source_lexical=lexical(query, source),
             relation_cos=cos[relation],
             anchor=anchor(
-                entities or set(), ends, st.sentence, source,  # type: ignore[arg-type]
-                named(st.sentence), named(source),
+                entities or set(), ends, st.sentence,  # type: ignore[arg-type]
+                documents[st.source or ""], named(st.sentence), named(documents[st.source or ""]),
             ),  # fmt: skip
             kind_named=kind_named[_key(st)] if kind else None,
         )
