@@ -102,7 +102,7 @@ class ResearchGatherActivities:
         kept: list[Statement] = []
         if docs:
             extract = ExtractArgs(documents=docs, query=args.query)
-            kept, _, _ = measured(EXTRACT_STATEMENTS, self._statements.extract, extract)
+            kept, _, _, _ = measured(EXTRACT_STATEMENTS, self._statements.extract, extract)
         return SubtaskOutcome(
             id=q.id,
             status=ResearchTaskStatus.COMPLETED,

@@ -30,6 +30,10 @@ W_SEMANTIC = 0.6
 # Passages one document may place in a search's answer, and in the pool it is drawn from.
 PER_DOCUMENT = 2
 POOL_PER_DOCUMENT = 4
+# The documents of the best few hits are read on to their end (`CorpusSearch._read_on`),
+# at most this many more passages each.
+WHOLE_DOCUMENTS = 3
+WHOLE_DOCUMENT_PASSAGES = 12
 
 
 def _per_document(hits: list[Any], limit: int) -> list[Any]:
@@ -117,7 +121,7 @@ class CorpusSearch:
             query, max_results=max_results * CANDIDATE_POOL, per_document=POOL_PER_DOCUMENT
         )
         if self._embedder is None or len(pool) <= 1:
-            return _per_document(pool, max_results)
+            return self._read_on(_per_document(pool, max_results))
         vectors = self._embedder.embed([query, *(f"{h.title}. {h.content}" for h in pool)])
         cosines = (vectors[1:] @ vectors[0]).tolist()
         n = len(pool)
@@ -126,7 +130,26 @@ class CorpusSearch:
             for rank, cos in enumerate(cosines)
         ]
         order = sorted(blended, key=lambda br: (-br[0], br[1]))
-        return _per_document([pool[rank] for _, rank in order], max_results)
+        return self._read_on(_per_document([pool[rank] for _, rank in order], max_results))
+
+    def _read_on(self, hits: list[Any]) -> list[Any]:
+        """The hits, then the other passages of the documents the best hits come from.
+
+        A reader who finds the answer's article reads all of it: the facts a question asks
+        for are spread over an article's paragraphs, and the per-document cap that keeps
+        one document from filling the answer would otherwise leave most of them unread.
+        """
+        reading = getattr(self._index, "document_passages", None)
+        if reading is None:
+            return hits
+        taken = {h.passageId for h in hits}
+        top = list(dict.fromkeys(h.documentId for h in hits[:WHOLE_DOCUMENTS]))
+        more: list[Any] = []
+        for document_id in top:
+            best = next(h.score for h in hits if h.documentId == document_id)
+            rest = [p for p in reading(document_id) if p.passageId not in taken]
+            more += [p.model_copy(update={"score": best}) for p in rest[:WHOLE_DOCUMENT_PASSAGES]]
+        return hits + more
 
     def search(self, query: str, max_results: int) -> list[dict[str, Any]]:
         hits = self._ranked(query, max_results)

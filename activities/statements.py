@@ -120,11 +120,14 @@ def score_relevance(
     claims = [sentence_for(s.predicate, s.subject, s.object) for s in statements]
     sources = {_key(s): passage_text(s.sourceTitle, texts.get(_key(s), s.sentence))
                for s in statements}  # fmt: skip
-    relations = {s.predicate: ASKS.get(s.predicate, s.predicate) for s in statements}
+    # What each claim's relation is about: the typed relation's plain description; a
+    # relation named by its source's own words means what its sentence says.
+    relation_of = [ASKS.get(s.predicate) or s.sentence for s in statements]
+    relations = dict.fromkeys(relation_of)
     parts = question_parts(query)
     texts_to_embed = list(
         dict.fromkeys([*(s.sentence for s in statements), *claims, *sources.values(),
-                       *relations.values()])
+                       *relations])
     )  # fmt: skip
     vectors = embedder.embed([query, *parts, *texts_to_embed])
     asked, embedded = vectors[1 : 1 + len(parts)], vectors[1 + len(parts) :]
@@ -132,7 +135,7 @@ def score_relevance(
     if parts:
         # A question asking two things: a relation fits it when it fits either part.
         vector_of = dict(zip(texts_to_embed, embedded, strict=True))
-        for text in relations.values():
+        for text in relations:
             best = float((asked @ vector_of[text]).max())
             cos[text] = max(cos[text], (cos[text] + best) / 2)
     uals: dict[str, frozenset[str]] = {}
@@ -154,7 +157,13 @@ def score_relevance(
             located[ual] = places_of(ual) if places_of is not None and entities else set()
         return located[ual]
 
-    for st, claim in zip(statements, claims, strict=True):
+    # A passage is about what its document is about: an article that names the
+    # question's entity in one paragraph anchors its other paragraphs too.
+    documents: dict[str, str] = {}
+    for key, text in sources.items():
+        url = key.split("#", 1)[0]
+        documents[url] = f"{documents.get(url, '')} {text}"
+    for st, claim, relation in zip(statements, claims, relation_of, strict=True):
         source = sources[_key(st)]
         ends = {st.subjectUal, st.objectUal} - {None}
         ends |= {p for u in list(ends) for p in places(u)}  # type: ignore[arg-type]
@@ -164,10 +173,10 @@ def score_relevance(
             source_cos=cos[source],
             lexical=lexical(query, f"{st.sentence} {st.sourceTitle or ''}"),
             source_lexical=lexical(query, source),
-            relation_cos=cos[relations[st.predicate]],
+            relation_cos=cos[relation],
             anchor=anchor(
-                entities or set(), ends, st.sentence, source,  # type: ignore[arg-type]
-                named(st.sentence), named(source),
+                entities or set(), ends, st.sentence,  # type: ignore[arg-type]
+                documents[st.source or ""], named(st.sentence), named(documents[st.source or ""]),
             ),  # fmt: skip
             kind_named=kind_named[_key(st)] if kind else None,
         )
@@ -195,8 +204,11 @@ class StatementActivities:
         self._embedder = embedder
         self._audit = auditor
 
-    def extract(self, args: ExtractArgs) -> tuple[list[Statement], int, float | None]:
-        """(relevant statements best first, how many fell below the floor, best relevance)."""
+    def extract(
+        self, args: ExtractArgs
+    ) -> tuple[list[Statement], int, float | None, list[str]]:
+        """(relevant statements best first, how many fell below the floor, best relevance,
+        the texts skipped over their reading budget as source#passage)."""
         gazetteer = self._dkg.gazetteer()
         digest = gazetteer_digest(gazetteer)
         resolver = resolver_for(gazetteer, digest)
@@ -219,12 +231,14 @@ class StatementActivities:
         else:
             kept = statements
         kept.sort(key=lambda s: -s.relevance)
-        return kept[:MAX_STATEMENTS], len(statements) - len(kept), best
+        return kept[:MAX_STATEMENTS], len(statements) - len(kept), best, reader.skipped
 
     @activity.defn(name=EXTRACT_STATEMENTS)
     async def extract_statements(self, args: ExtractArgs) -> ToolResponse:
         started = time.perf_counter()
-        kept, filtered, best = await asyncio.to_thread(self.extract, args)
+        kept, filtered, best, skipped = await asyncio.to_thread(self.extract, args)
+        for text in skipped:
+            activity.logger.warning("not read, over its reading budget: %s", text)
         rows = [s.model_dump(exclude_defaults=True) for s in kept]
         capped, truncated = cap_results(rows)
         blob = self._audit.overflow(rows) if truncated else None
@@ -252,5 +266,6 @@ class StatementActivities:
                 filtered=filtered,
                 relevanceFloor=RELEVANCE_FLOOR if args.query.strip() else None,
                 bestRelevance=best,
+                skipped=skipped,
             ),
         )

@@ -124,6 +124,11 @@ class TrustSignals(BaseModel):
     corroborated: bool = False
     stakeKnown: bool = True
     notes: list[str] = Field(default_factory=list)
+    # How the claim is supported ("one source", "2 independent sources", "stated by a DKG
+    # asset"), and whether validation proposes it to a reviewer: relevant and asserted,
+    # only short of the evidence the bar asks for (activities/scoring.py).
+    support: str = ""
+    proposed: bool = False
 
 
 class EvidenceRef(BaseModel):
@@ -171,6 +176,8 @@ class AnswerSentence(BaseModel):
     sources: list[str] = Field(default_factory=list)
     # A fact the DKG already states: cited by its existing assets, not proposed again.
     alreadyInDkg: bool = False
+    # Reported from a claim awaiting review, worded by its support ("One source reports").
+    hedged: bool = False
 
 
 class Answer(BaseModel):
@@ -187,6 +194,10 @@ class Provenance(BaseModel):
     confidence: float | None = None
     evidence: list[dict[str, Any]] = Field(default_factory=list)
 
+
+# Why review "auto" rejects a claim validation proposed to a reviewer: only what validation
+# accepts is published unattended; the answer still reports it, hedged by its support.
+AUTO_REVIEW_PROPOSED = "proposed for a reviewer: review auto publishes only accepted candidates"
 
 ReviewStatus = Literal["pending", "revalidating", "approved", "rejected", "expired", "published"]
 

@@ -43,6 +43,8 @@ class ToolMetadata(BaseModel):
     filtered: int = 0
     relevanceFloor: float | None = None
     bestRelevance: float | None = None
+    # extract_statements: texts not read, over their reading budget (source#passage).
+    skipped: list[str] = Field(default_factory=list)
 
 
 class ProvenanceItem(BaseModel):
@@ -148,9 +150,13 @@ class Statement(BaseModel):
     subject: str
     subjectUal: str | None = None
     subjectType: str | None = None
+    # The words the source used, where the DKG knows the entity by another label
+    # ("HSE" for "Feidhmeannacht na Seirbhise Slainte"): kept as the claim's alternateName.
+    subjectText: str | None = None
     predicate: str
     object: str
     objectUal: str | None = None
+    objectText: str | None = None
     objectType: str | None = None
     goods: str | None = Field(
         default=None,

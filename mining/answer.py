@@ -1,5 +1,5 @@
-"""The answer to the user's question, built only from accepted candidates (pure; the
-activity is activities/answer.py).
+"""The answer to the user's question: accepted candidates, then those validation proposed to a
+reviewer, hedged by their support (pure; the activity is activities/answer.py).
 
 Each sentence states accepted claims that share a subject and relation ("Ganfeng Lithium
 supplies Tesla and LG Energy Solution") and cites its candidates and their sources.
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from contracts.run import Answer, AnswerSentence
+from contracts.run import AUTO_REVIEW_PROPOSED, Answer, AnswerSentence
 from contracts.tools import AnswerArgs
-from mining.predicates import PREDICATES
+from mining.predicates import spec_for
 from mining.reliability import host_of
 
-MAX_SENTENCES = 8
+MAX_SENTENCES = 12
 # Facts the DKG already states are mentioned only when clearly on topic.
 KNOWN_FACT_MIN_RELEVANCE = 0.6
 MAX_SOURCES_CITED = 3
@@ -39,9 +39,9 @@ def _claim_parts(asset: dict[str, Any]) -> tuple[str, str, str] | None:
     if not isinstance(about, dict) or not isinstance(prop, dict):
         return None
     predicate = prop.get("value")
-    spec = PREDICATES.get(str(predicate))
-    target = about.get(spec.property) if spec else None
-    if spec is None or not isinstance(target, dict):
+    spec = spec_for(str(predicate))
+    target = about.get(spec.property)
+    if not isinstance(target, dict):
         return None
     return str(about.get("name", "")), str(predicate), str(target.get("name", ""))
 
@@ -60,32 +60,61 @@ def _sources(assets: list[dict[str, Any]]) -> list[str]:
     return found
 
 
-def compose_answer(args: AnswerArgs) -> Answer:
-    usable = [
-        c for c in args.candidates
-        if c.get("kind", "claim") == "claim" and c.get("accepted")
-        and c.get("status") not in ("rejected", "expired")
-    ]  # fmt: skip
-    usable.sort(key=lambda c: -float((c["asset"].get("trustSignals") or {}).get("confidence", 0)))
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for c in usable:
+def _signals(c: dict[str, Any]) -> dict[str, Any]:
+    return c["asset"].get("trustSignals") or {}
+
+
+def _reported(c: dict[str, Any]) -> bool:
+    """A claim validation proposed to a reviewer and no reviewer rejected: the answer
+    reports it, hedged by its support (review "auto" rejects it only for publishing)."""
+    if not _signals(c).get("proposed") or c.get("status") == "expired":
+        return False
+    return c.get("status") != "rejected" or c.get("reviewNote") == AUTO_REVIEW_PROPOSED
+
+
+def _hedge(support: str) -> str:
+    """'One source reports that', '2 independent sources report that', ..."""
+    if support.startswith("stated by"):
+        return "A DKG asset states that"
+    if support and support[0].isdigit():
+        return f"{support[0].upper()}{support[1:]} report that"
+    return "One source reports that"
+
+
+def _sentences(claims: list[dict[str, Any]], hedged: bool) -> list[AnswerSentence]:
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for c in claims:
         parts = _claim_parts(c["asset"])
         if parts is not None:
-            groups.setdefault((parts[0], parts[1]), []).append(c)
-    sentences: list[AnswerSentence] = []
-    for (subject, predicate), members in list(groups.items())[:MAX_SENTENCES]:
-        objects = [p[2] for c in members if (p := _claim_parts(c["asset"]))]
+            support = str(_signals(c).get("support") or "") if hedged else ""
+            groups.setdefault((parts[0], parts[1], support), []).append(c)
+    out: list[AnswerSentence] = []
+    for (subject, predicate, support), members in groups.items():
+        objects = list(dict.fromkeys(p[2] for c in members if (p := _claim_parts(c["asset"]))))
         sources = _sources([c["asset"] for c in members])
         ids = [c["candidateId"] for c in members]
         cited = ", ".join(_short(s) for s in sources[:MAX_SOURCES_CITED])
-        label = PREDICATES[predicate].label
-        sentences.append(
-            AnswerSentence(
-                text=f"{subject} {label} {_join(objects)} [{', '.join(ids)}; {cited}].",
-                candidateIds=ids,
-                sources=sources,
-            )
-        )
+        fact = f"{subject} {spec_for(predicate).label} {_join(objects)}"
+        text = f"{_hedge(support)} {fact}" if hedged else fact
+        out.append(AnswerSentence(text=f"{text} [{', '.join(ids)}; {cited}].",
+                                  candidateIds=ids, sources=sources, hedged=hedged))  # fmt: skip
+    return out
+
+
+def _most_relevant_first(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(claims, key=lambda c: (-float(_signals(c).get("relevance") or 0),
+                                         -float(_signals(c).get("confidence") or 0)))  # fmt: skip
+
+
+def compose_answer(args: AnswerArgs) -> Answer:
+    claims = [c for c in args.candidates if c.get("kind", "claim") == "claim"]
+    usable = [
+        c for c in claims if c.get("accepted") and c.get("status") not in ("rejected", "expired")
+    ]  # fmt: skip
+    reported = [c for c in claims if not c.get("accepted") and _reported(c)]
+    sentences = _sentences(_most_relevant_first(usable), hedged=False)
+    sentences += _sentences(_most_relevant_first(reported), hedged=True)
+    sentences = sentences[:MAX_SENTENCES]
     known = [
         c for c in args.candidates
         if c.get("kind", "claim") == "claim" and c.get("knownInDkg") and not c.get("accepted")
@@ -103,8 +132,12 @@ def compose_answer(args: AnswerArgs) -> Answer:
                 alreadyInDkg=True,
             )
         )
-    if usable:
-        lead = f'Answer to "{args.query}" from {len(usable)} accepted candidate(s): '
+    if usable or reported:
+        lead = f'Answer to "{args.query}" from {len(usable)} accepted candidate(s)'
+        if reported:
+            lead += (f" and {len(reported)} proposed for review, reported with their support"
+                     " (not published unless a reviewer approves them)")  # fmt: skip
+        lead += ": "
         return Answer(
             text=lead + " ".join(s.text for s in sentences),
             sentences=sentences,

@@ -16,7 +16,7 @@ from typing import Any
 from contracts.tools import EvidenceItem
 from mining.entities import EntityRef
 from mining.facts import Fact, evidence_item
-from mining.predicates import DKG_NS, PREDICATES, RELATED_TO, sentence_for
+from mining.predicates import DKG_NS, sentence_for, spec_for
 
 CONTEXT = {"@vocab": "https://schema.org/", "dkg": DKG_NS}
 # Relations only one value of which can hold for a subject: two different objects conflict.
@@ -46,6 +46,8 @@ def fact_id(fact: Fact) -> str:
 
 def _node(end: EntityRef) -> dict[str, Any]:
     node: dict[str, Any] = {"@type": end.type, "name": end.name}
+    if end.ual and end.aliases:  # what the sources call a DKG asset, where it differs
+        node["alternateName"] = sorted(set(end.aliases))
     ref = end.ual or end.new_id
     if ref:
         node["@id"] = ref
@@ -58,7 +60,7 @@ def claim_asset(
     """(JSON-LD claim, knowledge and provenance triplets) for one fact."""
     cid = fact_id(fact)
     ident = f"urn:kminer:claim:{cid.removeprefix('cand-')}"
-    spec = PREDICATES.get(fact.predicate, PREDICATES[RELATED_TO])
+    spec = spec_for(fact.predicate)
     about = _node(fact.subject)
     about[spec.property] = _node(fact.object)
     if fact.goods:

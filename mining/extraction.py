@@ -20,6 +20,7 @@ ones ("expected to", "could") are kept and marked too, and never proposed.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -27,13 +28,16 @@ from contracts.tools import SourceDocument, Statement
 from mining.extraction_patterns import Gazetteer, Homonyms, predicate_for
 from mining.mentions import Mention
 from mining.names import type_family
+from mining.neighbour_relations import relations_in_sentence
 from mining.nlp import Resolver, mentions_in
 from mining.parsing import parse
-from mining.predicates import PREDICATES, canonical, kinds_allow
+from mining.predicates import PREDICATES, RELATED_TO, canonical, kinds_allow
 from mining.relation_lexicon import GOVERNMENT_REFS, HEDGE_AUX, HEDGE_VERBS
+from mining.relation_parts import verb_rule
 from mining.relations import Relation, deliveries, relations_in
+from mining.sentence_view import SentenceView
 
-__all__ = ["read_statements", "Statement"]
+__all__ = ["READING_BUDGET_S", "ReadingOverBudget", "read_statements", "Statement"]
 
 # Verbs that take a recipient after their direct object ("supplies X to B").
 _DITRANSITIVE = frozenset({"supplies", "produces", "exportsTo", "sponsors"})
@@ -94,6 +98,74 @@ def _fallback(sentence: Any, mentions: list[Mention], relations: list[Relation])
     return out
 
 
+# Personal pronouns that stand for a party named before: closed-class English.
+REFERRING_PRONOUNS = frozenset({"it", "its", "they", "their", "them", "he", "his", "she", "her"})
+
+
+def _open(
+    sentence: Any, mentions: list[Mention], before: list[Mention], relations: list[Relation]
+) -> list[Relation]:
+    """Relations the parse states between mentions no typed rule related, named by the
+    clause's own words and typed where the verb's lemma and slot fit the vocabulary. A
+    pronoun ("it signed", "its mine") stands for the party it refers back to."""
+    doc = sentence.doc
+    ends: list[tuple[int, int, Mention]] = []
+    for m in mentions:
+        span = doc.char_span(m.start, m.end, alignment_mode="expand")
+        if span is not None:
+            ends.append((span.start, span.end, m))
+    view = SentenceView(sentence, mentions, before)
+    for tok in sentence:
+        if tok.lower_ in REFERRING_PRONOUNS and tok.pos_ == "PRON" and tok.i not in view.owner:
+            # Not the phrase the pronoun itself is part of ("its Kansanshi mine").
+            own = list(tok.head.subtree) if tok.dep_ == "poss" else [tok]
+            lo, hi = min(t.idx for t in own), max(t.idx + len(t) for t in own)
+            meant = [m for m in view.antecedent(tok) if not (lo <= m.start and m.end <= hi)]
+            if meant:
+                ends.append((tok.i, tok.i + 1, meant[0]))
+    ends.sort(key=lambda e: e[0])
+    spans: list[tuple[int, int]] = []
+    kept: list[Mention] = []
+    for start, end, m in ends:
+        if not spans or start >= spans[-1][1]:
+            spans.append((start, end))
+            kept.append(m)
+    related = {frozenset((r.subject.name, r.object.name)) for r in relations
+               if r.predicate != RELATED_TO}  # fmt: skip
+    # What a typed relation carries as its goods ("supplies hydroxide to Tesla") is stated.
+    related |= {frozenset((r.subject.name, r.goods.name)) for r in relations if r.goods}
+    out: list[Relation] = []
+    for rel in relations_in_sentence(doc, spans, sentence.start, sentence.end):
+        subj, obj = kept[rel.subject], kept[rel.object]
+        if subj.name == obj.name or frozenset((subj.name, obj.name)) in related:
+            continue
+        # The lexicon types a verb's own slot ("runs X", "buys from X"), not an object
+        # reached through a noun of its phrase ("runs a campaign in X").
+        direct = rel.verb and rel.predicate in (rel.verb, f"{rel.verb} {rel.slot}")
+        typed = verb_rule(rel.verb, rel.slot, obj.family) if direct else None
+        predicate = rel.predicate
+        if typed is not None:
+            predicate = typed[0]
+            subj, obj = (obj, subj) if typed[1] else (subj, obj)
+        related.add(frozenset((subj.name, obj.name)))
+        out.append(Relation(subj, predicate, obj, rel.negated, rel.hedged, "open", rel.predicate))
+    return out
+
+
+def _named_over_generic(relations: list[Relation], named: list[Relation]) -> list[Relation]:
+    """The relations, where a pair that had only `relatedTo` is stated by its own words."""
+    better = {frozenset((r.subject.name, r.object.name)) for r in named}
+    kept = [r for r in relations if r.predicate != RELATED_TO
+            or frozenset((r.subject.name, r.object.name)) not in better]  # fmt: skip
+    return kept + named
+
+
+def _surface(end: Mention) -> str | None:
+    """The end's own words in the text, when they differ from its (DKG) name."""
+    text = " ".join(end.text.split())
+    return text if text and text.lower() != end.name.lower() and end.start >= 0 else None
+
+
 def _described(doc: SourceDocument) -> str:
     """A DKG description as a sentence about its asset: 'X is a Chilean producer of ...'."""
     text = " ".join(doc.text.split())
@@ -107,8 +179,22 @@ def _described(doc: SourceDocument) -> str:
     return text
 
 
+class ReadingOverBudget(RuntimeError):
+    """A text took longer to read than its budget: it is skipped and reported, never
+    retried (`mining/statement_reads.py`)."""
+
+
+# Seconds one text (a passage or a description) may take to read. Parsing is linear and
+# every walk over the parse is bounded, so an ordinary passage takes milliseconds; the
+# budget is what keeps a pathological one from holding a worker.
+READING_BUDGET_S = 20.0
+
+
 def read_statements(
-    doc: SourceDocument, gazetteer: Gazetteer, resolver: Resolver
+    doc: SourceDocument,
+    gazetteer: Gazetteer,
+    resolver: Resolver,
+    budget_s: float = READING_BUDGET_S,
 ) -> list[Statement]:
     """Statements a text makes about entities, each with its sentence and provenance."""
     text = _described(doc) if doc.subject else doc.text
@@ -127,15 +213,19 @@ def read_statements(
     # Contracts that name no goods, and what parties say they will deliver (same order).
     contracts: list[tuple[int, Statement]] = []
     delivered: list[tuple[int, Mention, Mention]] = []
+    deadline = time.monotonic() + budget_s
     for sent in parsed.sents:
         if sent.start_char < len(lead_in):
             continue
+        if time.monotonic() > deadline:
+            raise ReadingOverBudget(f"{doc.source} {doc.passageId or ''}: over {budget_s:g} s")
         inside = [m for m in mentions if m.start >= sent.start_char and m.end <= sent.end_char]
         before = [m for m in mentions if m.end <= sent.start_char]
         if not inside and not (before and _refers_to_a_country(sent)):
             continue  # nothing named here ("the government" names the country said before)
         relations = relations_in(sent, inside, before)
         relations += _fallback(sent, inside, relations)
+        relations = _named_over_generic(relations, _open(sent, inside, before, relations))
         raw = full[sent.start_char : sent.end_char]
         sentence = raw.strip()
         at = sent.start_char - len(lead_in) + len(raw) - len(raw.lstrip())
@@ -162,10 +252,12 @@ def read_statements(
                     subject=subj.name,
                     subjectUal=subj.ual,
                     subjectType=subj.type,
+                    subjectText=_surface(subj),
                     predicate=predicate,
                     object=obj.name,
                     objectUal=obj.ual,
                     objectType=obj.type,
+                    objectText=_surface(obj),
                     goods=goods.name if goods else None,
                     goodsUal=goods.ual if goods else None,
                     goodsType=goods.type if goods else None,

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from contracts.tools import EvidenceItem, Statement
 from mining.entities import EntityRef, EntityResolver, merge_aliases, new_entity_id
-from mining.predicates import PREDICATES, RELATED_TO, canonical, is_typed
+from mining.predicates import PREDICATES, RELATED_TO, canonical, is_open, is_typed
 from mining.relations import STATE_ACTIONS
 from mining.relevance import content_words
 
@@ -112,6 +112,12 @@ def group_facts(statements: list[Statement], resolver: EntityResolver) -> list[F
             continue
         fact = Fact(st.predicate, subj, obj)
         fact = facts.setdefault(fact.key, fact)
+        # What the source called a DKG asset known by another label ("HSE").
+        for end, named, said in ((fact.subject, st.subject, st.subjectText),
+                                 (fact.object, st.object, st.objectText)):  # fmt: skip
+            for alias in (named, said):
+                if alias and end.ual and alias != end.name and alias not in end.aliases:
+                    end.aliases.append(alias)
         if st.negated:
             fact.against.append(st)
             continue
@@ -140,10 +146,22 @@ RELEVANCE_MARGIN = 0.18
 CORROBORATED_PER_CANDIDATE = 3
 
 
-def near_best(facts: list[Fact]) -> list[Fact]:
-    """The facts within `RELEVANCE_MARGIN` of the most relevant one, most relevant first."""
-    best = max((f.relevance for f in facts), default=0.0)
-    kept = [f for f in facts if f.relevance >= best - RELEVANCE_MARGIN]
+def near_best(facts: list[Fact], room: int = 0) -> list[Fact]:
+    """The facts within `RELEVANCE_MARGIN` of the most relevant one of their kind (typed
+    relations, relations in their source's own words), most relevant first; while fewer
+    than `room` of a kind, its next most relevant ones too (all are above the floor).
+
+    A relation named by a whole sentence's words matches a question closer than a typed
+    relation's plain description does, so each kind is measured against its own best; and
+    one outstanding fact must not crowd out the rest of what a question asks ("which
+    factories were flooded, who insures them and when do they restart")."""
+    kept: list[Fact] = []
+    for typed in (True, False):
+        ordered = sorted((f for f in facts if is_typed(f.predicate) == typed),
+                         key=lambda f: (-f.relevance, "|".join(f.key)))  # fmt: skip
+        best = ordered[0].relevance if ordered else 0.0
+        near = [f for f in ordered if f.relevance >= best - RELEVANCE_MARGIN]
+        kept += near if len(near) >= room else ordered[:room]
     return sorted(kept, key=lambda f: (-f.relevance, "|".join(f.key)))
 
 
@@ -230,7 +248,7 @@ def companions(chosen: list[Fact], facts: list[Fact], limit: int) -> list[Fact]:
     for f in sorted(facts, key=lambda f: (-f.relevance, "|".join(f.key))):
         if len(chosen) + len(out) >= limit:
             break
-        if f.key in taken or not is_typed(f.predicate) or f.known_in:
+        if f.key in taken or not (is_typed(f.predicate) or is_open(f.predicate)) or f.known_in:
             continue
         if any((st.sentence, f.subject.key) in said for st in f.statements):
             out.append(f)
@@ -239,11 +257,13 @@ def companions(chosen: list[Fact], facts: list[Fact], limit: int) -> list[Fact]:
 
 
 def select(ranked: list[Fact], limit: int) -> list[Fact]:
-    """The top `limit` facts; `relatedTo` only for leftover room, at most a fifth of it."""
+    """The top `limit` facts: typed relations, then relations named by their own words;
+    `relatedTo` only for leftover room, at most a fifth of it."""
     typed = [f for f in ranked if is_typed(f.predicate)][:limit]
-    room = min(limit - len(typed), max(1, limit // 5))
+    named = [f for f in ranked if is_open(f.predicate)][: limit - len(typed)]
+    room = min(limit - len(typed) - len(named), max(1, limit // 5))
     generic = [f for f in ranked if f.predicate == RELATED_TO][: max(0, room)]
-    return typed + generic
+    return typed + named + generic
 
 
 __all__ = ["Fact", "evidence_item", "group_facts", "near_best", "rank"]

@@ -147,9 +147,14 @@ def _own_sites(sent: SentenceView, out: list[Relation]) -> None:
                       for m in sent.entities_at(g) if m.family == "place"]  # fmt: skip
         verb = tok.head
         # The clause's verb ("concentrate" mis-tagged a verb in an object's place is not).
-        while verb.head is not verb and (
-            verb.pos_ not in ("VERB", "AUX") or verb.dep_ in NOMINAL_DEPS
-        ):
+        # By index and bounded: spaCy makes a new Token on every `.head`, so `verb.head is
+        # not verb` never ends the walk at the root ("Alpine Linux had 5.6.1 only in its
+        # edge branch" looped forever).
+        for _ in range(len(sent.sent)):
+            if verb.head.i == verb.i or (
+                verb.pos_ in ("VERB", "AUX") and verb.dep_ not in NOMINAL_DEPS
+            ):
+                break
             verb = verb.head
         found = [m for h in _subjects(sent, verb) for m in sent.entities_at(h)]
         owners = [m for m in found if m.family == "organization"] or [

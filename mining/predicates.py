@@ -191,6 +191,28 @@ def canonical(predicate: str, subject: str, obj: str) -> tuple[str, str, str]:
     return predicate, subject, obj
 
 
+def is_open(predicate: str) -> bool:
+    """A relation named by its source's own words ("halt production of"), not one of the
+    typed vocabulary: kept as a text-typed relation."""
+    return bool(predicate.strip()) and predicate not in PREDICATES
+
+
+def open_property(predicate: str) -> str:
+    """The JSON-LD key of a text-typed relation: "halt production of" -> dkg:haltProductionOf."""
+    words = [w for w in "".join(ch if ch.isalnum() else " " for ch in predicate).split() if w]
+    if not words:
+        return PREDICATES[RELATED_TO].property
+    return "dkg:" + words[0].lower() + "".join(w[:1].upper() + w[1:].lower() for w in words[1:])
+
+
+def spec_for(predicate: str) -> Predicate:
+    """The typed relation, or a text-typed one named and labelled by its own words."""
+    known = PREDICATES.get(predicate)
+    if known is not None:
+        return known
+    return Predicate(predicate, open_property(predicate), predicate)
+
+
 def is_typed(predicate: str) -> bool:
     """A known relation more specific than `relatedTo`."""
     return predicate in PREDICATES and predicate != RELATED_TO

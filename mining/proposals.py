@@ -61,7 +61,7 @@ def propose(
         if s.relevance >= RELEVANCE_FLOOR and not s.hedged and s.predicate
     ]  # fmt: skip
     grouped = group_facts(usable, resolver)
-    near = asked_ends_first(near_best(grouped), args.query)
+    near = asked_ends_first(near_best(grouped, args.maxCandidates), args.query)
     near = near[: CORROBORATED_PER_CANDIDATE * args.maxCandidates]
     corroborator = DkgCorroborator(dkg, gazetteer, relevance_of, digest)
     for fact in near:

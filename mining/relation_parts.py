@@ -194,7 +194,7 @@ def _preps(tok: Any) -> list[Any]:
     return out
 
 
-def _verb_rule(lemma: str, slot: str, family: str) -> tuple[str, bool] | None:
+def verb_rule(lemma: str, slot: str, family: str) -> tuple[str, bool] | None:
     for lemmas, slots, predicate, swap, families in VERB_RULES:
         if lemma in lemmas and slot in slots and (not families or family in families):
             return predicate, swap

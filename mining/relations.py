@@ -55,7 +55,7 @@ from mining.relation_parts import (
     _restricts_exports,
     _slots,
     _subjects,
-    _verb_rule,
+    verb_rule,
 )
 from mining.sentence_view import SentenceView, modified_from, phrase_mention
 
@@ -156,7 +156,10 @@ def _verb_relations(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
         # "SQM is a Chilean producer ... that operates in X": the producer is SQM (the
         # clause may hang off a noun inside the predicate: "producer of carbonate that").
         head = verb.head
-        while head.dep_ in ("pobj", "prep") and head.head is not head:
+        # By index: spaCy makes a new Token on every `.head`, so identity never ends a walk.
+        for _ in range(len(sent.sent)):
+            if head.dep_ not in ("pobj", "prep") or head.head.i == head.i:
+                break
             head = head.head
         if head.dep_ == "attr":
             subjects = [m for c in head.head.children if c.dep_ == "nsubj"
@@ -212,7 +215,7 @@ def _verb_relations(sent: SentenceView, verb: Any, out: list[Relation]) -> None:
             continue
         families = {m.family for m in sent.entities_at(tok)} or {"concept"}
         for family in sorted(families):
-            rule = _verb_rule(lemma, slot, family)
+            rule = verb_rule(lemma, slot, family)
             if rule is None and lemma in ("award", "grant", "give") and slot in ("to", "dative"):
                 rule = ("awardsContractTo", False)
             if (

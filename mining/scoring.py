@@ -124,6 +124,15 @@ class Assessment(BaseModel):
     components: dict[str, float]
 
 
+def support_level(tiers: list[str]) -> str:
+    """How a claim is supported, in the words an answer hedges it with."""
+    if "dkg" in tiers:
+        return "stated by a DKG asset"
+    if len(tiers) >= 2:
+        return f"{len(tiers)} independent sources"
+    return "one source" if tiers else "no source"
+
+
 def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
@@ -286,26 +295,30 @@ def score_candidate(inp: ScoringInput) -> Assessment:
     confidence = round(max(0.0, base - penalty), 3)
 
     threshold = effective_threshold(inp.threshold)
-    gates: list[str] = []
+    # (reason, evidence only): a claim short of evidence alone, relevant and asserted, is
+    # proposed to a reviewer; any other gate rejects it.
+    gates: list[tuple[str, bool]] = []
     if confidence < threshold:
-        gates.append(f"confidence {confidence:.3f} < threshold {threshold:.2f}")
+        gates.append((f"confidence {confidence:.3f} < threshold {threshold:.2f}", True))
     if rel < RELEVANCE_FLOOR:
-        gates.append("below the relevance floor: off-topic for the question")
+        gates.append(("below the relevance floor: off-topic for the question", False))
     if len(sources) < 2 and not any(
         t == "high" or (t == "dkg" and w >= TRUSTED_SINGLE_SOURCE) for t, w in sources.values()
     ):
-        gates.append("a single low-reliability source is never enough")
+        gates.append(("a single low-reliability source is never enough", True))
     if inp.predicate == RELATED_TO:
-        gates.append("generic relation relatedTo: needs a reviewer")
+        gates.append(("generic relation relatedTo: needs a reviewer", False))
     if inp.hedged:
-        gates.append("hedged in its source (possible, not stated)")
+        gates.append(("hedged in its source (possible, not stated)", False))
     if inp.flaggedRecords:
-        gates.append("contradicted by another source or candidate: a reviewer resolves it")
+        gates.append(("contradicted by another source or candidate: a reviewer resolves it", False))
     dups = [d.strip() for d in inp.duplicates if d.strip()]
     if dups:
-        gates.append(f"duplicates existing asset {', '.join(dups)}")
+        gates.append((f"duplicates existing asset {', '.join(dups)}", False))
     accepted = not gates
-    reasons.extend(f"rejected: {g}" for g in gates)
+    proposed = bool(gates) and inp.predicate is not None and all(ev for _, ev in gates)
+    verdict = "proposed for review" if proposed else "rejected"
+    reasons.extend(f"{verdict}: {g}" for g, _ in gates)
     if accepted:
         reasons.append(f"confidence {confidence:.3f} >= threshold {threshold:.2f}: accepted")
 
@@ -319,6 +332,8 @@ def score_candidate(inp: ScoringInput) -> Assessment:
             corroborated=len(sources) > 1,
             stakeKnown=stake is not None,
             notes=notes,
+            support=support_level(tiers),
+            proposed=proposed,
         ),
         accepted=accepted,
         reasoning=reasons,

@@ -60,6 +60,7 @@ class SentenceView:
         self.mentions = mentions
         self.before = before
         self.owner: dict[int, Mention] = {}
+        self._resolving: set[int] = set()
         for m in mentions:
             span = self.doc.char_span(m.start, m.end, alignment_mode="expand")
             if span is None:
@@ -118,7 +119,19 @@ class SentenceView:
 
     def antecedent(self, verb: Any) -> list[Mention]:
         """What "it" / "the company" means: the subject of a verb this one depends on
-        ("X said it would ..."), else the last organisation named before it."""
+        ("X said it would ..."), else the last organisation named before it.
+
+        A subject that is itself a pronoun asks this again; a question already being
+        answered for the same token answers nothing, so the two never recurse forever."""
+        if verb.i in self._resolving:
+            return []
+        self._resolving.add(verb.i)
+        try:
+            return self._antecedent(verb)
+        finally:
+            self._resolving.discard(verb.i)
+
+    def _antecedent(self, verb: Any) -> list[Mention]:
         t = verb
         for _ in range(4):
             if t.head is t:

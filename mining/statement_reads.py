@@ -14,7 +14,8 @@ statements: they set relevance on them in place.
 from __future__ import annotations
 
 from contracts.tools import SourceDocument, Statement
-from mining.extraction import read_statements
+from mining import extraction
+from mining.extraction import ReadingOverBudget, read_statements
 from mining.extraction_patterns import Gazetteer
 from mining.memo import BoundedMemo
 from mining.nlp import Resolver, gazetteer_digest
@@ -23,6 +24,7 @@ from mining.nlp import Resolver, gazetteer_digest
 READS_KEPT = 4096
 
 _reads: BoundedMemo[tuple[str, str], tuple[Statement, ...]] = BoundedMemo(READS_KEPT)
+_over_budget: BoundedMemo[tuple[str, str], bool] = BoundedMemo(READS_KEPT)
 
 
 class StatementReader:
@@ -34,12 +36,24 @@ class StatementReader:
         self._gazetteer = gazetteer
         self._resolver = resolver
         self._digest = digest or gazetteer_digest(gazetteer)
+        self.skipped: list[str] = []  # texts over their reading budget, as source#passage
 
     def read(self, doc: SourceDocument) -> list[Statement]:
+        """The text's statements; none for a text over its reading budget, which is
+        remembered as read (empty) and listed in `skipped`, so no retry reads it again."""
         key = (self._digest, doc.model_dump_json())
-        found = _reads.get(
-            key, lambda: tuple(read_statements(doc, self._gazetteer, self._resolver))
-        )
+
+        def read_once() -> tuple[Statement, ...]:
+            try:
+                budget = extraction.READING_BUDGET_S  # read now: tests lower it
+                return tuple(read_statements(doc, self._gazetteer, self._resolver, budget))
+            except ReadingOverBudget:
+                _over_budget.get(key, lambda: True)
+                return ()
+
+        found = _reads.get(key, read_once)
+        if not found and key in _over_budget:
+            self.skipped.append(f"{doc.source}#{doc.passageId or ''}")
         return [st.model_copy() for st in found]
 
 

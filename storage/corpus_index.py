@@ -323,6 +323,16 @@ class CorpusIndex:
             row = conn.execute(sql, (prefix, prefix + "g", ordinal)).fetchone()
         return _hit(row, 0.0) if row else None
 
+    def document_passages(self, document_id: int) -> list[SearchHit]:
+        """Every passage of one document, in reading order, score 0."""
+        sql = (
+            f"SELECT {_HIT_COLUMNS} FROM documents d JOIN passages p ON p.document_id = d.id"
+            " WHERE d.id = ? ORDER BY p.ordinal"
+        )
+        with self._connect() as conn:
+            rows = conn.execute(sql, (document_id,)).fetchall()
+        return [_hit(row, 0.0) for row in rows]
+
     def document_text(self, document_id: int) -> str | None:
         with self._connect() as conn:
             row = conn.execute(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from contracts.run import Candidate, ContradictionRecord, Decision
+from contracts.run import AUTO_REVIEW_PROPOSED, Candidate, ContradictionRecord, Decision
 from contracts.tools import AnswerArgs, EvidenceItem, Statement
 from mining.answer import compose_answer
 from mining.claims import claim_asset, contradiction_records, entity_asset, fact_id
@@ -288,3 +288,40 @@ def test_a_supply_claim_links_what_is_supplied_and_proposes_new_goods() -> None:
     assert {"green arabica", "robusta"} <= set(entities)
     assert entities["robusta"]["@id"] == goods[1]["@id"]
     assert entities["robusta"]["subjectOf"] == [{"@id": claim["@id"]}]
+
+
+def proposed(cid: str, subject: str, obj: str, support: str, **kw: object) -> dict:
+    c = candidate(cid, subject, obj, False, **kw)
+    c["asset"]["trustSignals"] |= {"proposed": True, "support": support}
+    return c
+
+
+def test_claims_proposed_for_review_are_reported_hedged_by_their_support() -> None:
+    auto = {"reviewNote": AUTO_REVIEW_PROPOSED}
+    answer = answer_of(
+        [candidate("c1", "Tianqi Lithium", "CATL", True),
+         proposed("c2", "Albemarle", "CATL", "one source", **auto),
+         proposed("c3", "Ganfeng Lithium", "CATL", "2 independent sources", status="pending")]
+    )  # fmt: skip
+    assert answer.evidenceFound  # type: ignore[attr-defined]
+    texts = [s.text for s in answer.sentences]  # type: ignore[attr-defined]
+    assert texts[0].startswith("Tianqi Lithium supplies CATL [c1;")
+    assert texts[1].startswith("One source reports that Albemarle supplies CATL [c2;")
+    assert texts[2].startswith("2 independent sources report that Ganfeng Lithium supplies")
+    assert [s.hedged for s in answer.sentences] == [False, True, True]  # type: ignore[attr-defined]
+    assert "proposed for review" in answer.text  # type: ignore[attr-defined]
+
+
+def test_a_proposal_a_reviewer_rejected_is_not_reported() -> None:
+    rejected = proposed("c2", "Albemarle", "CATL", "one source", reviewNote="wrong company")
+    answer = answer_of([rejected])
+    assert not answer.evidenceFound  # type: ignore[attr-defined]
+    assert "Albemarle" not in answer.text  # type: ignore[attr-defined]
+
+
+def test_the_answer_leads_with_what_is_most_relevant_to_the_question() -> None:
+    low = proposed("c1", "Albemarle", "CATL", "one source", status="pending")
+    low["asset"]["trustSignals"]["relevance"] = 0.4
+    high = proposed("c2", "Ganfeng Lithium", "CATL", "one source", status="pending")
+    answer = answer_of([low, high])
+    assert [s.candidateIds for s in answer.sentences] == [["c2"], ["c1"]]  # type: ignore[attr-defined]

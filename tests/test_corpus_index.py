@@ -379,3 +379,25 @@ def test_search_keeps_a_bounded_number_of_document_bodies(
     assert len({h["documentId"] for h in hits}) > 2  # more documents met than kept
     assert all(h["names"] is not None and "context" in h for h in hits)
     assert len(search._documents) == 2  # noqa: SLF001
+
+
+def test_the_documents_of_the_best_hits_are_read_to_their_end(index: CorpusIndex) -> None:
+    from activities.search import (
+        PER_DOCUMENT,
+        WHOLE_DOCUMENT_PASSAGES,
+        WHOLE_DOCUMENTS,
+        CorpusSearch,
+    )
+
+    hits = CorpusSearch(index).search("lithium exports restrictions royalty", 4)
+    ranked, read_on = hits[:4], hits[4:]
+    top = list(dict.fromkeys(h["documentId"] for h in ranked[:WHOLE_DOCUMENTS]))
+    for document_id in top:
+        taken = {h["passageId"] for h in ranked}
+        rest = [p.passageId for p in index.document_passages(document_id)
+                if p.passageId not in taken][:WHOLE_DOCUMENT_PASSAGES]  # fmt: skip
+        assert rest == [h["passageId"] for h in read_on if h["documentId"] == document_id]
+    # Only those documents are read on, each passage once, after the ranked hits.
+    assert {h["documentId"] for h in read_on} <= set(top)
+    assert len({h["passageId"] for h in hits}) == len(hits)
+    assert sum(h["documentId"] == ranked[0]["documentId"] for h in ranked) <= PER_DOCUMENT

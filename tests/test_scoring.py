@@ -71,7 +71,9 @@ def test_one_low_source_is_never_accepted_whatever_the_stake() -> None:
     a = scored(evidence=[src(LOW_A)], linked=[link(1, 500_000), link(2, 500_000)])
     assert a.trustSignals.confidence == 0.64
     assert not a.accepted
-    assert "rejected: a single low-reliability source is never enough" in a.reasoning
+    # Relevant and asserted, only short of evidence: a reviewer sees it as a proposal.
+    assert "proposed for review: a single low-reliability source is never enough" in a.reasoning
+    assert a.trustSignals.proposed and a.trustSignals.support == "one source"
     # Even with a threshold the formula would clear, the gate holds.
     assert not scored(
         evidence=[src(LOW_A)], linked=[link(1, 500_000), link(2, 500_000)], threshold=0.5
@@ -103,7 +105,10 @@ def test_a_well_staked_dkg_asset_can_carry_a_claim_alone_a_weak_one_cannot() -> 
     weak = scored(evidence=[src(ual, stake=1_000)], linked=[link(1, 200_000)])
     # 0.8 reliability: 0.24+0.2+0+0.15+0.05 (one high link = 0.5)+0.1 = 0.74
     assert staked.trustSignals.confidence == 0.74 and staked.accepted
-    assert "rejected: a single low-reliability source is never enough" in weak.reasoning
+    assert "proposed for review: a single low-reliability source is never enough" in (
+        weak.reasoning
+    )
+    assert staked.trustSignals.support == weak.trustSignals.support == "stated by a DKG asset"
 
 
 def test_relevance_weighs_and_gates() -> None:
@@ -425,3 +430,18 @@ def test_relevance_is_reported_to_three_places_and_kept_to_four() -> None:
     a = scored(evidence=[src(LOW_A), src(LOW_B)], relevance=0.55556)
     assert a.trustSignals.relevance == 0.556
     assert a.components["relevance"] == 0.5556
+
+
+def test_a_claim_short_only_of_evidence_is_proposed_any_other_gate_rejects_it() -> None:
+    two = scored(evidence=[src(LOW_A), src(LOW_B)], linked=[])
+    assert two.trustSignals.support == "2 independent sources"
+    assert two.accepted and not two.trustSignals.proposed
+    low = scored(evidence=[src(LOW_A), src(LOW_B)], linked=[link(1, 1_000)], relevance=0.45)
+    assert not low.accepted and low.trustSignals.proposed
+    hedged = scored(evidence=[src(LOW_A)], hedged=True)
+    assert not hedged.trustSignals.proposed
+    assert "rejected: a single low-reliability source is never enough" in hedged.reasoning
+    entity = scored(evidence=[src(LOW_A)], predicate=None)
+    assert not entity.trustSignals.proposed  # only claims are proposed on their own
+    generic = scored(evidence=[src(LOW_A)], predicate="relatedTo")
+    assert not generic.trustSignals.proposed

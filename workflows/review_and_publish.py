@@ -22,6 +22,7 @@ from contracts.activity_names import (
     SCORE_CANDIDATES,
 )
 from contracts.run import (
+    AUTO_REVIEW_PROPOSED,
     Answer,
     Candidate,
     Decision,
@@ -105,7 +106,8 @@ class RunSteps:
             AnswerArgs(
                 query=request.query,
                 candidates=[
-                    {**entry, "accepted": c.accepted, "status": c.status}
+                    {**entry, "accepted": c.accepted, "status": c.status,
+                     "reviewNote": c.reviewNote}
                     for entry, c in zip(
                         self._entries(), self._board.candidates.values(), strict=True
                     )
@@ -147,7 +149,7 @@ class RunSteps:
                 Decision(
                     candidateId=candidate.id,
                     action="approve" if candidate.accepted else "reject",
-                    reason=None if candidate.accepted else "not accepted by validation",
+                    reason=None if candidate.accepted else _auto_reason(candidate),
                     reviewer="auto",
                 )
                 for candidate in board.candidates.values()
@@ -255,3 +257,10 @@ class RunSteps:
             if self._indexed:
                 published = len(self._ws.publishedAssets)
                 workflow.upsert_search_attributes([KM_PUBLISHED.value_set(published)])
+
+
+def _auto_reason(candidate: Candidate) -> str:
+    """Why review "auto" rejects a candidate: a claim validation proposed to a reviewer
+    is kept in the answer (mining/answer.py), anything else was not accepted."""
+    signals = candidate.asset.get("trustSignals") or {}
+    return AUTO_REVIEW_PROPOSED if signals.get("proposed") else "not accepted by validation"

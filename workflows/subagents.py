@@ -52,6 +52,10 @@ MODEL_OPTIONS = {
 }
 MAX_STATEMENTS = 60
 
+# Claims enrichment may propose per iteration of the run: a question about an event
+# names a handful of parties, each with a few facts (the labeled sets ask 8-9 a question).
+CLAIMS_PER_ITERATION = 4
+
 
 def recursion_limit(request: MiningRequest) -> int:
     """Graph steps an agent loop of this run may take."""
@@ -276,7 +280,7 @@ class SubagentRunner:
                 "domainTags": req.domainTags,
                 "statements": statement_views(statements),
                 "statementsRef": STATEMENTS_FILE,
-                "maxCandidates": 2 * req.maxIterations,
+                "maxCandidates": CLAIMS_PER_ITERATION * req.maxIterations,
                 "memory": self._notes("schema-notes"),
             },
             subagents=resolvers,

@@ -1,0 +1,136 @@
+"""Where the gold pairs of the shared quality sets are lost: a funnel over the rules pipeline.
+
+    .venv/bin/python bench/shared_funnel.py [--set PATH ...] [--show]
+
+In-process, no Temporal: the set's dkg.json in an embedded DKG (with the demo seed, as
+`kminer dkg load` gives), its docs/ in a corpus index, then for every question the corpus
+search the rules policy runs, `extract_statements`' reading and relevance, and
+`propose_knowledge_assets`. For each gold pair, the first stage it fails:
+
+  extractable   some statement of any passage of the corpus relates the pair
+  retrieved     ... one from a passage the search returned
+  relevant      ... above the relevance floor, asserted and not hedged
+  proposed      ... among the claims enrichment proposes
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+import warnings
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+warnings.filterwarnings("ignore")
+
+SHARED = ROOT.parent / "shared" / "quality-sets"
+SEARCH_RESULTS = 12
+MAX_CANDIDATES = 16
+
+
+def _mentions(blob: str, name: str) -> bool:
+    return re.search(r"(?<![a-z0-9])" + re.escape(name.lower()) + r"(?![a-z0-9])", blob) is not None
+
+
+def _relates(subject: str, obj: str, pair: list[str]) -> bool:
+    blob = f"{subject} | {obj}".lower()
+    return _mentions(blob, pair[0]) and _mentions(blob, pair[1])
+
+
+def run(set_dir: Path, show: bool) -> Counter[str]:
+    from activities.embeddings import shared_minilm
+    from activities.enrichment import EnrichmentActivities
+    from activities.search import CorpusSearch
+    from activities.statements import question_entities, score_relevance
+    from bench.quality_funnel import all_passages
+    from contracts.tools import ProposeArgs, SourceDocument, Statement, search_hit_documents
+    from mining.extraction import read_statements
+    from mining.nlp import resolver_for
+    from mining.relevance import RELEVANCE_FLOOR
+    from storage.corpus_index import CorpusIndex
+    from storage.dkg_store import EmbeddedDkg
+
+    tmp = Path(tempfile.mkdtemp(prefix=f"kminer-funnel-{set_dir.name}-"))
+    dkg = EmbeddedDkg(None)
+    dkg.ensure_seeded()
+    dkg.load_jsonld_file(set_dir / "dkg.json")
+    gazetteer = dkg.gazetteer()
+    resolver = resolver_for(gazetteer)
+    index = CorpusIndex(tmp / "corpus.db", tmp / "none")
+    index.add(sorted((set_dir / "docs").iterdir()))
+    embedder = shared_minilm()
+    search = CorpusSearch(index, embedder)
+    enrich = EnrichmentActivities(dkg, embedder, None)  # type: ignore[arg-type]
+    every: list[Statement] = []
+    for hit in all_passages(index):
+        first = SourceDocument(**search_hit_documents([hit])[0])
+        every.extend(read_statements(first, gazetteer, resolver))
+    lost: Counter[str] = Counter()
+    gold = json.loads((set_dir / "gold.json").read_text())["questions"]
+    for qi, q in enumerate(gold):
+        if not q["gold_pairs"]:
+            continue
+        hits = search.search(q["q"], SEARCH_RESULTS)
+        docs = [SourceDocument(**d) for d in search_hit_documents(hits)]
+        texts: dict[str, str] = {}
+        found: list[Statement] = []
+        for doc in docs:
+            for st in read_statements(doc, gazetteer, resolver):
+                texts[f"{st.source}#{st.passageId or ''}"] = doc.text
+                found.append(st)
+        asked = question_entities(q["q"], gazetteer, resolver)
+        score_relevance(found, texts, q["q"], embedder, asked, gazetteer, dkg.places_of)
+        kept = [s for s in found if s.relevance >= RELEVANCE_FLOOR and not s.hedged]
+        rows = enrich.propose(
+            ProposeArgs(statements=kept, query=q["q"], maxCandidates=MAX_CANDIDATES),
+            "2026-01-01T00:00:00",
+        )
+        claims = [r["asset"] for r in rows if r["kind"] == "claim"]
+        if show:
+            for c in claims:
+                print("   claim:", c.get("name"))
+        if show:
+            print(f"{set_dir.name} q{qi}: {len(hits)} hits, {len(found)} statements, "
+                  f"{len(kept)} relevant, {len(claims)} claims")  # fmt: skip
+        for pair in q["gold_pairs"]:
+            asserted = [s for s in every if not s.negated]
+            if not any(_relates(s.subject, s.object, pair) for s in asserted):
+                stage = "extractable"
+            elif not any(_relates(s.subject, s.object, pair) for s in found if not s.negated):
+                stage = "retrieved"
+            elif not any(_relates(s.subject, s.object, pair) for s in kept if not s.negated):
+                stage = "relevant"
+            elif not any(_relates(json.dumps(c.get("about", {})), "", pair) for c in claims):
+                stage = "proposed"
+            else:
+                stage = "ok"
+            lost[stage] += 1
+            if show and stage != "ok":
+                best = [s.relevance for s in found if _relates(s.subject, s.object, pair)]
+                print(f"   lost at {stage:11} {pair[0]} | {pair[1]}"
+                      + (f"  (rel {max(best):.2f})" if best else ""))  # fmt: skip
+    return lost
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--set", action="append", type=Path)
+    parser.add_argument("--show", action="store_true")
+    args = parser.parse_args()
+    sets = args.set or sorted(p for p in SHARED.iterdir() if (p / "gold.json").exists())
+    for set_dir in sets:
+        lost = run(set_dir, args.show)
+        total = sum(lost.values())
+        stages = ("extractable", "retrieved", "relevant", "proposed", "ok")
+        counts = "  ".join(f"{stage} {lost[stage]}" for stage in stages)
+        print(f"{set_dir.name:12} {counts}  of {total}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
