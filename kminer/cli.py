@@ -15,25 +15,15 @@ from typing import Any, NoReturn
 from pydantic import ValidationError
 
 from kminer.batch_cli import BatchUsageError, add_batch_parser
-from kminer.config import Settings, load_settings
+from kminer.cli_args import UsageError, command_settings
 from kminer.corpus_cli import add_corpus_parser, cmd_corpus
 from kminer.db_cli import DbUsageError, add_db_parser, cmd_db
+from kminer.dkg_cli import cmd_dkg
 from kminer.schedule_cli import ScheduleUsageError, add_schedule_parser
 from kminer.service_cli import ServiceUsageError, add_service_parsers
 from kminer.tracing import flush_traces
 
 warnings.filterwarnings("ignore", message=".*allowed_objects.*")
-
-
-class UsageError(Exception):
-    """A user mistake: printed as one line, exit code 2."""
-
-
-def _settings(args: argparse.Namespace) -> Settings:
-    try:
-        return load_settings(getattr(args, "data_dir", None))
-    except ValueError as exc:  # a malformed KM_* variable
-        raise UsageError(str(exc)) from None
 
 
 async def _serve_until_stopped() -> None:
@@ -52,7 +42,7 @@ def _stopped_cleanly() -> int:
 async def cmd_up(args: argparse.Namespace) -> int:
     from kminer.stack import embedded_stack
 
-    settings = _settings(args)
+    settings = command_settings(args)
     try:
         async with embedded_stack(settings, api_port=args.port) as stack:
             print(f"Temporal  {stack.temporal_address}", flush=True)
@@ -75,7 +65,7 @@ async def cmd_worker(args: argparse.Namespace) -> int:
     from kminer.service_cli import cmd_worker as run_worker
 
     try:
-        return await run_worker(args, _settings(args))
+        return await run_worker(args, command_settings(args))
     except asyncio.CancelledError:
         return _stopped_cleanly()
 
@@ -84,7 +74,7 @@ async def cmd_api(args: argparse.Namespace) -> int:
     from kminer.service_cli import cmd_api as run_api
 
     try:
-        return await run_api(args, _settings(args))
+        return await run_api(args, command_settings(args))
     except asyncio.CancelledError:
         return _stopped_cleanly()
 
@@ -107,13 +97,13 @@ def _request(args: argparse.Namespace):  # noqa: ANN202
 async def cmd_batch(args: argparse.Namespace) -> int:
     from kminer.batch_cli import cmd_batch as run_batch
 
-    return await run_batch(args, _settings(args))
+    return await run_batch(args, command_settings(args))
 
 
 async def cmd_schedule(args: argparse.Namespace) -> int:
     from kminer.schedule_cli import cmd_schedule as run_schedule
 
-    return await run_schedule(args, _settings(args))
+    return await run_schedule(args, command_settings(args))
 
 
 async def cmd_mine(args: argparse.Namespace) -> int:
@@ -122,7 +112,7 @@ async def cmd_mine(args: argparse.Namespace) -> int:
     from temporal_client.runs import follow, start_run
 
     request = _request(args)
-    settings = _settings(args)
+    settings = command_settings(args)
     out = sys.stderr if args.json else sys.stdout
     running = read_stack_file(settings)
     if running:
@@ -177,7 +167,7 @@ async def cmd_review(args: argparse.Namespace) -> int:
     from workflows.mining import MiningWorkflow
 
     decisions = _decisions(args)
-    settings = _settings(args)
+    settings = command_settings(args)
     running = read_stack_file(settings)
     address = settings.temporal_address or (running["temporal"] if running else None)
     if not address:
@@ -207,7 +197,7 @@ async def cmd_review(args: argparse.Namespace) -> int:
 async def cmd_token(args: argparse.Namespace) -> int:
     from api.auth import TokenIssuer, load_secret
 
-    settings = _settings(args)
+    settings = command_settings(args)
     try:
         token = TokenIssuer(load_secret(settings.data_dir)).mint(args.sub, args.role, args.ttl)
     except ValueError as exc:
@@ -227,7 +217,7 @@ async def cmd_mcp(args: argparse.Namespace) -> int:
     from kminer.stack import read_stack_file
     from kminer.worker import connect
 
-    settings = _settings(args)
+    settings = command_settings(args)
     running = read_stack_file(settings)
     if not running:
         raise UsageError(f"no kminer stack runs for {settings.data_dir}; start one with kminer up")
@@ -242,56 +232,7 @@ async def cmd_mcp(args: argparse.Namespace) -> int:
 async def cmd_demo(args: argparse.Namespace) -> int:
     from kminer.demo import run_demo
 
-    return await run_demo(_settings(args))
-
-
-def _dkg_print(value: object) -> None:
-    print(json.dumps(value, indent=2, default=str))
-
-
-async def cmd_dkg(args: argparse.Namespace) -> int:
-    from kminer.stack import read_stack_file
-    from storage.dkg_factory import open_dkg
-    from storage.dkg_store import SPARQL_ANSWER, DkgError, EmbeddedDkg
-
-    settings = _settings(args)
-    if args.dkg_command in ("backup", "restore"):
-        from kminer.db_cli import backup_dkg, restore_dkg
-
-        run = backup_dkg if args.dkg_command == "backup" else restore_dkg
-        return run(settings, Path(args.file))
-    if read_stack_file(settings) and not settings.dkg_node_url:
-        raise UsageError("a kminer stack holds this DKG store; use its API (/api/dkg/...)")
-    try:
-        dkg = open_dkg(settings.dkg_node_url, settings.data_dir, settings.seed_dir)
-    except DkgError as exc:
-        raise UsageError(str(exc)) from None
-    try:
-        if args.dkg_command == "query":
-            result = dkg.query(args.sparql, row_limit=args.limit)
-            _dkg_print(result.model_dump(include=SPARQL_ANSWER))
-        elif args.dkg_command == "get":
-            asset = dkg.get_asset(args.ual)
-            if asset is None:
-                raise UsageError(f"no Knowledge Asset {args.ual}")
-            meta = dkg.get_metadata(args.ual)
-            _dkg_print({"asset": asset, "metadata": meta.model_dump() if meta else None})
-        else:
-            if not isinstance(dkg, EmbeddedDkg):
-                raise UsageError("load writes to the embedded store only (DKG_NODE_URL is set)")
-            path = Path(args.path)
-            if not path.exists():
-                raise UsageError(f"no such file or directory: {path}")
-            try:
-                count = dkg.load_seed_dir(path) if path.is_dir() else dkg.load_jsonld_file(path)
-            except ValueError as exc:  # malformed JSON
-                raise UsageError(f"{path}: not valid JSON-LD: {exc}") from None
-            print(f"loaded {count} assets; store holds {dkg.count_assets()}")
-    except DkgError as exc:
-        raise UsageError(str(exc)) from None
-    finally:
-        dkg.close()
-    return 0
+    return await run_demo(command_settings(args))
 
 
 class OneLineParser(argparse.ArgumentParser):
