@@ -149,7 +149,8 @@ CORROBORATED_PER_CANDIDATE = 3
 def near_best(facts: list[Fact], room: int = 0) -> list[Fact]:
     """The facts within `RELEVANCE_MARGIN` of the most relevant one of their kind (typed
     relations, relations in their source's own words), most relevant first; while fewer
-    than `room` of a kind, its next most relevant ones too (all are above the floor).
+    than `room` relations in their own words, the next most relevant of them too (all
+    are above the floor).
 
     A relation named by a whole sentence's words matches a question closer than a typed
     relation's plain description does, so each kind is measured against its own best; and
@@ -161,7 +162,9 @@ def near_best(facts: list[Fact], room: int = 0) -> list[Fact]:
                          key=lambda f: (-f.relevance, "|".join(f.key)))  # fmt: skip
         best = ordered[0].relevance if ordered else 0.0
         near = [f for f in ordered if f.relevance >= best - RELEVANCE_MARGIN]
-        kept += near if len(near) >= room else ordered[:room]
+        # The margin was calibrated on typed facts (F1 on the labeled sets); relations
+        # in their own words fill the room it leaves.
+        kept += near if typed or len(near) >= room else ordered[:room]
     return sorted(kept, key=lambda f: (-f.relevance, "|".join(f.key)))
 
 
@@ -241,15 +244,21 @@ def companions(chosen: list[Fact], facts: list[Fact], limit: int) -> list[Fact]:
     """What else the chosen facts' own sentences state about their subjects, while room is
     left: a sentence that answers the question also says where or how its actor does it
     ("Liontown supplies concentrate to Tesla from its new Kathleen Valley mine": it runs
-    that mine). Typed, relevant facts the DKG does not state yet, most relevant first."""
+    that mine). Relevant facts the DKG does not state yet, most relevant first; typed
+    ones within the typed share of the room (`select`)."""
     taken = {f.key for f in chosen}
     said = {(st.sentence, f.subject.key) for f in chosen for st in f.statements}
+    typed_room = max(1, limit // 2) - sum(is_typed(f.predicate) for f in chosen)
     out: list[Fact] = []
     for f in sorted(facts, key=lambda f: (-f.relevance, "|".join(f.key))):
         if len(chosen) + len(out) >= limit:
             break
-        if f.key in taken or not (is_typed(f.predicate) or is_open(f.predicate)) or f.known_in:
+        if f.key in taken or f.known_in or not (is_typed(f.predicate) or is_open(f.predicate)):
             continue
+        if is_typed(f.predicate):
+            if typed_room <= 0:
+                continue
+            typed_room -= 1
         if any((st.sentence, f.subject.key) in said for st in f.statements):
             out.append(f)
             taken.add(f.key)
@@ -257,9 +266,10 @@ def companions(chosen: list[Fact], facts: list[Fact], limit: int) -> list[Fact]:
 
 
 def select(ranked: list[Fact], limit: int) -> list[Fact]:
-    """The top `limit` facts: typed relations, then relations named by their own words;
+    """The top `limit` facts: typed relations (at most half of it, the share the typed
+    vocabulary had before open relations came), then relations named by their own words;
     `relatedTo` only for leftover room, at most a fifth of it."""
-    typed = [f for f in ranked if is_typed(f.predicate)][:limit]
+    typed = [f for f in ranked if is_typed(f.predicate)][: max(1, limit // 2)]
     named = [f for f in ranked if is_open(f.predicate)][: limit - len(typed)]
     room = min(limit - len(typed) - len(named), max(1, limit // 5))
     generic = [f for f in ranked if f.predicate == RELATED_TO][: max(0, room)]
