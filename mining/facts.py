@@ -255,13 +255,12 @@ def companions(chosen: list[Fact], facts: list[Fact], limit: int) -> list[Fact]:
             break
         if f.key in taken or f.known_in or not (is_typed(f.predicate) or is_open(f.predicate)):
             continue
-        if is_typed(f.predicate):
-            if typed_room <= 0:
-                continue
-            typed_room -= 1
+        if is_typed(f.predicate) and typed_room <= 0:
+            continue
         if any((st.sentence, f.subject.key) in said for st in f.statements):
             out.append(f)
             taken.add(f.key)
+            typed_room -= is_typed(f.predicate)
     return out
 
 

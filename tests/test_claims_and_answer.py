@@ -106,7 +106,11 @@ def test_relatedto_gets_only_leftover_room() -> None:
         Fact("relatedTo", EntityRef(f"R{i}", "Thing"), EntityRef("O", "Thing")) for i in range(5)
     ]
     assert select(typed + generic, 10) == typed + generic[:2]
-    assert select(typed + generic, 3) == typed
+    # Typed relations take at most half the room; relations in their own words the rest.
+    assert select(typed + generic, 6) == typed + generic[:1]
+    named = [Fact("halt production at", EntityRef(f"N{i}", "Thing"), EntityRef("O", "Thing"))
+             for i in range(4)]  # fmt: skip
+    assert select(typed + named + generic, 6) == typed + named[:3]
 
 
 def test_where_a_place_lies_ranks_after_who_does_what_unless_the_question_asks_where() -> None:
