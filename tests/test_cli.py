@@ -76,8 +76,15 @@ def test_mine_json_prints_the_response_with_linked_scored_candidates(settings: S
     accepted = [a for a in response["candidateAssets"] if a["reviewStatus"] == "published"]
     assert accepted, "the demo question publishes at least one corroborated claim"
     sentences = response["answer"]["sentences"]
-    cited = {c for s in sentences if not s["alreadyInDkg"] for c in s["candidateIds"]}
+    cited = {c for s in sentences if not s["alreadyInDkg"] and not s["hedged"]
+             for c in s["candidateIds"]}  # fmt: skip
     assert response["answer"]["evidenceFound"] and cited <= {a["candidateId"] for a in accepted}
+    # Hedged sentences report claims validation proposed to a reviewer, never published.
+    proposed = {c["candidateId"] for c in response["candidateAssets"]
+                if (c.get("trustSignals") or {}).get("proposed")}  # fmt: skip
+    reported = {c for s in sentences if s["hedged"] for c in s["candidateIds"]}
+    assert reported <= proposed
+    assert not reported & {p["candidateId"] for p in response["publishedAssets"]}
     assert sorted(response["memoryWrites"]) == sorted(
         f"/memories/knowledge/{tag}/{note}.md"
         for tag in ("general_risk", "supply_chain")
