@@ -55,6 +55,9 @@ MAX_STATEMENTS = 60
 # Claims enrichment may propose per iteration of the run: a question about an event
 # names a handful of parties, each with a few facts (the labeled sets ask 8-9 a question).
 CLAIMS_PER_ITERATION = 4
+# ... and per run: what a run's history budget was sized for (20 claims at maxIterations
+# 10, tests/test_history_budget.py), whatever maxIterations asks.
+MAX_CLAIMS = 20
 
 
 def recursion_limit(request: MiningRequest) -> int:
@@ -280,7 +283,7 @@ class SubagentRunner:
                 "domainTags": req.domainTags,
                 "statements": statement_views(statements),
                 "statementsRef": STATEMENTS_FILE,
-                "maxCandidates": CLAIMS_PER_ITERATION * req.maxIterations,
+                "maxCandidates": min(MAX_CLAIMS, CLAIMS_PER_ITERATION * req.maxIterations),
                 "memory": self._notes("schema-notes"),
             },
             subagents=resolvers,
