@@ -46,7 +46,7 @@ async def run_audit(
     kind: Literal["tool", "decision", "publication", "memory"] | None = None,
     tool: str | None = Query(default=None, max_length=100),
     principal: str | None = Query(default=None, max_length=200),
-    after: int = Query(default=0, ge=0, description="the last event id already read"),
+    after: int = Query(default=0, ge=0, le=2**63 - 1, description="the last event id already read"),
     limit: int = Query(default=100, ge=1, le=1000),
 ) -> AuditPage:
     handle = await owned(client, run_id, who)  # 404 for a run this principal may not see
