@@ -20,9 +20,9 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     shared_reads().clear()
     texts: list[str] = []
 
-    def counting(doc, gazetteer, resolver):  # type: ignore[no-untyped-def]
+    def counting(doc, gazetteer, resolver, *budget):  # type: ignore[no-untyped-def]
         texts.append(doc.text)
-        return read_statements(doc, gazetteer, resolver)
+        return read_statements(doc, gazetteer, resolver, *budget)
 
     monkeypatch.setattr(reads, "read_statements", counting)
     return texts
