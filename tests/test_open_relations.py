@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -184,3 +185,26 @@ def test_a_text_over_its_reading_budget_is_skipped_reported_and_not_read_again(
         assert reader.read(doc) == []
         assert reader.skipped == ["https://budget.example.com/a#abc:0"]
     assert len(calls) == 1  # read once, remembered as skipped
+
+
+SHARED_SETS = Path(__file__).resolve().parents[1].parent / "shared" / "quality-sets"
+
+
+@pytest.mark.skipif(not SHARED_SETS.is_dir(), reason="no ../shared/quality-sets beside the project")
+def test_every_document_of_every_shared_set_is_read_within_budget(tmp_path: Path) -> None:
+    from contracts.tools import SourceDocument
+    from mining.extraction import READING_BUDGET_S, read_statements
+    from mining.nlp import resolver_for
+    from storage.corpus_index import CorpusIndex
+
+    resolver = resolver_for([])
+    for set_dir in sorted(p for p in SHARED_SETS.iterdir() if (p / "docs").is_dir()):
+        index = CorpusIndex(tmp_path / f"{set_dir.name}.db", tmp_path / "none")
+        index.add(sorted((set_dir / "docs").iterdir()))
+        for info in index.documents():
+            for passage in index.document_passages(info.id):
+                doc = SourceDocument(text=passage.content, source=passage.url,
+                                     passageId=passage.passageId)  # fmt: skip
+                started = time.monotonic()
+                read_statements(doc, [], resolver)  # raises ReadingOverBudget past it
+                assert time.monotonic() - started < READING_BUDGET_S
