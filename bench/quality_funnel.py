@@ -91,6 +91,23 @@ def _new_ends(statements: list[Statement], entities: EntityResolver) -> list[str
     return names
 
 
+def searched_statements(
+    query: str, search: Any, gazetteer: Any, resolver: Any, embedder: Any, dkg: Any
+) -> tuple[list[Statement], list[Statement]]:
+    """(every statement of the passages one search returns, scored; the relevant,
+    asserted ones): what the rules policy's discovery keeps for one question."""
+    hits = search.search(query, SEARCH_RESULTS)
+    texts: dict[str, str] = {}
+    found: list[Statement] = []
+    for doc in (SourceDocument(**d) for d in search_hit_documents(hits)):
+        for st in read_statements(doc, gazetteer, resolver):
+            texts[f"{st.source}#{st.passageId or ''}"] = doc.text
+            found.append(st)
+    asked = question_entities(query, gazetteer, resolver)
+    score_relevance(found, texts, query, embedder, asked, gazetteer, dkg.places_of)
+    return found, [s for s in found if s.relevance >= RELEVANCE_FLOOR and not s.hedged]
+
+
 def run(name: str, show: bool) -> tuple[Counter[str], Counter[str], dict[str, Any]]:
     dkg, gazetteer, questions, index = open_set(name)
     embedder = shared_minilm()
@@ -109,17 +126,7 @@ def run(name: str, show: bool) -> tuple[Counter[str], Counter[str], dict[str, An
     every_new = _new_ends([s for s in every if not s.negated], entities)
     runs: dict[str, dict[str, Any]] = {}
     for q in questions:
-        hits = search.search(q.query, SEARCH_RESULTS)
-        docs = [SourceDocument(**d) for d in search_hit_documents(hits)]
-        texts: dict[str, str] = {}
-        found: list[Statement] = []
-        for doc in docs:
-            for st in read_statements(doc, gazetteer, resolver):
-                texts[f"{st.source}#{st.passageId or ''}"] = doc.text
-                found.append(st)
-        asked = question_entities(q.query, gazetteer, resolver)
-        score_relevance(found, texts, q.query, embedder, asked, gazetteer, dkg.places_of)
-        kept = [s for s in found if s.relevance >= RELEVANCE_FLOOR and not s.hedged]
+        found, kept = searched_statements(q.query, search, gazetteer, resolver, embedder, dkg)
         rows = enrich.propose(
             ProposeArgs(statements=kept, query=q.query, maxCandidates=MAX_CANDIDATES),
             "2026-01-01T00:00:00",

@@ -29,8 +29,6 @@ sys.path.insert(0, str(ROOT))
 warnings.filterwarnings("ignore")
 
 SHARED = ROOT.parent / "shared" / "quality-sets"
-SEARCH_RESULTS = 12
-MAX_CANDIDATES = 16
 
 
 def _mentions(blob: str, name: str) -> bool:
@@ -46,12 +44,10 @@ def run(set_dir: Path, show: bool) -> Counter[str]:
     from activities.embeddings import shared_minilm
     from activities.enrichment import EnrichmentActivities
     from activities.search import CorpusSearch
-    from activities.statements import question_entities, score_relevance
-    from bench.quality_funnel import all_passages
+    from bench.quality_funnel import MAX_CANDIDATES, all_passages, searched_statements
     from contracts.tools import ProposeArgs, SourceDocument, Statement, search_hit_documents
     from mining.extraction import read_statements
     from mining.nlp import resolver_for
-    from mining.relevance import RELEVANCE_FLOOR
     from storage.corpus_index import CorpusIndex
     from storage.dkg_store import EmbeddedDkg
 
@@ -75,17 +71,7 @@ def run(set_dir: Path, show: bool) -> Counter[str]:
     for qi, q in enumerate(gold):
         if not q["gold_pairs"]:
             continue
-        hits = search.search(q["q"], SEARCH_RESULTS)
-        docs = [SourceDocument(**d) for d in search_hit_documents(hits)]
-        texts: dict[str, str] = {}
-        found: list[Statement] = []
-        for doc in docs:
-            for st in read_statements(doc, gazetteer, resolver):
-                texts[f"{st.source}#{st.passageId or ''}"] = doc.text
-                found.append(st)
-        asked = question_entities(q["q"], gazetteer, resolver)
-        score_relevance(found, texts, q["q"], embedder, asked, gazetteer, dkg.places_of)
-        kept = [s for s in found if s.relevance >= RELEVANCE_FLOOR and not s.hedged]
+        found, kept = searched_statements(q["q"], search, gazetteer, resolver, embedder, dkg)
         rows = enrich.propose(
             ProposeArgs(statements=kept, query=q["q"], maxCandidates=MAX_CANDIDATES),
             "2026-01-01T00:00:00",
@@ -95,7 +81,7 @@ def run(set_dir: Path, show: bool) -> Counter[str]:
             for c in claims:
                 print("   claim:", c.get("name"))
         if show:
-            print(f"{set_dir.name} q{qi}: {len(hits)} hits, {len(found)} statements, "
+            print(f"{set_dir.name} q{qi}: {len(found)} statements, "
                   f"{len(kept)} relevant, {len(claims)} claims")  # fmt: skip
         for pair in q["gold_pairs"]:
             asserted = [s for s in every if not s.negated]
