@@ -67,14 +67,17 @@ def asked_kind(query: str) -> frozenset[str]:
       how China refines lithium, not what that does to a footprint.
     """
     doc = parse(query)
-    for wh in doc:
-        if wh.tag_ in ("WDT", "WP") and wh.dep_ == "det" and wh.head.pos_ in ("NOUN", "PROPN"):
-            head = wh.head
-            # A small tagger reads a rare noun as a verb ("potash"/VBP); a proper name is an
-            # entity, which anchoring deals with.
-            kinds = [t for t in head.subtree if t.i < head.i and t.dep_ == "compound"
-                     and t.pos_ in ("NOUN", "VERB")]  # fmt: skip
-            return frozenset(stem(t.text) for t in kinds)
+    # "Which exploit chain ..., who reported it, and which vendors ...": each part asks
+    # for its own kind and a source answering any part is on topic, so a part that names
+    # no kind ("who reported") lifts the requirement.
+    parts = [t for t in doc if t.tag_ in ("WDT", "WP", "WRB")
+             and (t.i == 0 or doc[t.i - 1].lower_ in ("and", ",", ";", "or"))]  # fmt: skip
+    which = [t for t in doc if _asks_which(t)]
+    if len(parts) > 1:
+        kinds = [_which_kinds(t) if _asks_which(t) else frozenset() for t in parts]
+        return frozenset() if not all(kinds) else frozenset().union(*kinds)
+    if which:
+        return _which_kinds(which[0])
     if _asks_how(doc):
         objects = [t for t in doc if t.dep_ == "dobj" and t.pos_ == "NOUN"]
         # The main verb's object ("affect the footprint"), not one inside its subject
@@ -83,6 +86,19 @@ def asked_kind(query: str) -> frozenset[str]:
         nouns = [t for o in main for t in (o, *_modifying_nouns(o))]
         return frozenset(stem(t.text) for t in nouns)
     return frozenset()
+
+
+def _asks_which(wh: Any) -> bool:
+    return wh.tag_ in ("WDT", "WP") and wh.dep_ == "det" and wh.head.pos_ in ("NOUN", "PROPN")
+
+
+def _which_kinds(wh: Any) -> frozenset[str]:
+    """Stems of the nouns compounded into the noun "which" asks for ("potash producers").
+    A small tagger reads a rare noun as a verb ("potash"/VBP); a proper name is an
+    entity, which anchoring deals with."""
+    head = wh.head
+    return frozenset(stem(t.text) for t in head.subtree if t.i < head.i
+                     and t.dep_ == "compound" and t.pos_ in ("NOUN", "VERB"))  # fmt: skip
 
 
 def _asks_how(doc: Any) -> bool:

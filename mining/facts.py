@@ -264,12 +264,26 @@ def companions(chosen: list[Fact], facts: list[Fact], limit: int) -> list[Fact]:
     return out
 
 
+def spread(ranked: list[Fact]) -> list[Fact]:
+    """The facts in rounds over their subjects: every subject's best fact, then every
+    subject's second, and so on, each round in rank order. One entity described at length
+    ("the storm stalled over ..., drew from ..., poured into ...") must not take the room
+    the other actors of the question need."""
+    seen: dict[str, int] = {}
+    rounds: list[int] = []
+    for f in ranked:
+        seen[f.subject.key] = seen.get(f.subject.key, -1) + 1
+        rounds.append(seen[f.subject.key])
+    order = sorted(range(len(ranked)), key=lambda n: (rounds[n], n))
+    return [ranked[n] for n in order]
+
+
 def select(ranked: list[Fact], limit: int) -> list[Fact]:
     """The top `limit` facts: typed relations (at most half of it, the share the typed
     vocabulary had before open relations came), then relations named by their own words;
     `relatedTo` only for leftover room, at most a fifth of it."""
     typed = [f for f in ranked if is_typed(f.predicate)][: max(1, limit // 2)]
-    named = [f for f in ranked if is_open(f.predicate)][: limit - len(typed)]
+    named = spread([f for f in ranked if is_open(f.predicate)])[: limit - len(typed)]
     room = min(limit - len(typed) - len(named), max(1, limit // 5))
     generic = [f for f in ranked if f.predicate == RELATED_TO][: max(0, room)]
     return typed + named + generic

@@ -23,6 +23,8 @@ from typing import Any
 from mining.extraction_patterns import Gazetteer, find_mentions
 from mining.memo import BoundedMemo
 from mining.mentions import Mention, _bare_short_forms, _names_more, short_forms
+from mining.name_runs import _cut_by_ner, _joining_hyphen, coordinated_names
+from mining.name_shapes import SHAPED_LABEL, shaped_names
 from mining.names import normalise_label, normalise_name, type_family
 from mining.parsing import after_heading, parse
 from mining.relation_lexicon import SITE_NOUNS
@@ -37,6 +39,8 @@ NER_TYPES = {
     "EVENT": ("event", "Event"),
     "LAW": ("creativework", "Legislation"),
     "PERSON": ("person", "Person"),
+    # Spelled as a name, typed by nothing else (mining/name_shapes.py).
+    SHAPED_LABEL: ("concept", "DefinedTerm"),
 }
 # Words that make a capitalised name an organisation whatever spaCy said.
 ORG_WORDS = frozenset(
@@ -239,7 +243,8 @@ def _proper_chunks(doc: Any) -> list[tuple[int, int, str]]:
     spans: list[tuple[int, int, str]] = []
     run: list[Any] = []
     for tok in [*doc, None]:
-        if tok is not None and (tok.pos_ == "PROPN" or (run and tok.lower_ in ("of", "de", "&"))):
+        if tok is not None and (tok.pos_ == "PROPN" or (run and (tok.lower_ in ("of", "de", "&")
+                                                          or _joining_hyphen(tok)))):
             run.append(tok)
             continue
         while run and run[-1].pos_ != "PROPN":
@@ -290,9 +295,13 @@ def mentions_in(
         for label, ual, typ, start, end in find_mentions(text, gazetteer)
     ]
     taken = [(m.start, m.end) for m in found]
-    for start, end, label in [*_ner_spans(doc), *_proper_chunks(doc), *_places_set_off(doc)]:
+    untyped: list[tuple[int, int, str]] = []
+    spans = [*_ner_spans(doc), *_proper_chunks(doc), *_places_set_off(doc), *shaped_names(doc)]
+    for start, end, label in spans:
         span = doc.char_span(start, end, alignment_mode="expand")
-        if span is not None and not any(t.pos_ == "PROPN" or t.is_upper for t in span):
+        shaped = label == SHAPED_LABEL
+        named = shaped or any(t.pos_ == "PROPN" or t.is_upper for t in span or ())
+        if span is not None and not named:
             continue  # "Arbitration" at a sentence start: a common noun, not a name
         start = after_heading(doc.user_data.get("lines", text), start, end)
         raw = text[start:end]
@@ -301,29 +310,35 @@ def mentions_in(
             continue  # lower-case spans are common nouns spaCy over-read
         shift = raw.find(name)
         start, end = start + shift, start + shift + len(name)
-        if len(name.split()) > MAX_NAME_WORDS or not re.search(r"[A-Za-z]{2}", name):
+        if len(name.split()) > MAX_NAME_WORDS or not (shaped or re.search(r"[A-Za-z]{2}", name)):
             continue
         known = resolver.resolve(name)
+        cut: Mention | None = None
         if any(s < end and start < e for s, e in taken):
             inner = [m for m in found if m.start < end and start < m.end]
-            if not _names_more(name, raw, label, known, inner, start, end):
+            cut = _cut_by_ner(label, known, inner, start, end)
+            if cut is None and not _names_more(name, raw, label, known, inner, start, end):
                 continue
             # "Western Australia" is not Australia: the longer proper name is the entity.
             found = [m for m in found if m not in inner]
             taken = [(m.start, m.end) for m in found]
-        if known is None and not label and infer_type(name, label)[0] == "concept":
-            continue  # a proper-noun run with nothing saying what it names
+        if known is None and not label and cut is None and infer_type(name, label)[0] == "concept":
+            untyped.append((start, end, name))
+            continue  # a proper-noun run with nothing saying what it names (yet)
         if known is not None:
             label_, ual, typ = known
             mention = Mention(name, label_, start, end, type_family(typ), typ, ual, "ner")
         else:
             after = text[end:].split(maxsplit=1)
             family, typ = infer_type(name, label, after[0] if after else "")
+            if family == "concept" and cut is not None:
+                family, typ = cut.family, cut.type
             if family in ("product", "concept") and _at_a_site(doc.char_span(start, end)):
                 family, typ = "place", "Place"
             mention = Mention(name, name, start, end, family, typ, None, "ner")
         found.append(mention)
         taken.append((start, end))
+    found += coordinated_names(doc, untyped, found, ORG_WORDS, PLACE_WORDS)
     found.sort(key=lambda m: m.start)
     context = _context_names(document_names, resolver)
     found = short_forms(found, context)

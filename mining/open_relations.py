@@ -43,6 +43,15 @@ REL_PRONOUNS = frozenset({"that", "which", "who", "whom", "whose"})  # "that" is
 NEGATORS = frozenset({"never", "no"})
 BARE_WORDS = frozenset({"be", "have", "of", "in", "to", "with", "for", "at", "on"})
 PLACE_PREPS = frozenset({"in", "at", "on"})
+# Slots only a noun phrase fills.
+NOMINAL_DEPS = frozenset(
+    {"nsubj", "nsubjpass", "dobj", "pobj", "attr", "appos", "compound", "poss"}
+)
+# Steps from a mention up to a subject noun that is no mention itself: "the flaw in X was
+# assigned Y", "the plant of X lost Y": X is what the clause is about, and the noun joins
+# the predicate ("flaw be assigned"). Not an owner ("China's restrictions hit Y"): what
+# a possessive's noun does is the noun's own act (a policy, an event).
+SUBJECT_MODIFIER_CHAIN = frozenset({"pobj", "prep", "compound", "nmod"})
 PREDICATE_POS = frozenset({"VERB", "AUX", "NOUN", "ADP", "ADJ", "PART", "PROPN", "ADV"})
 MAX_PATH = 9  # tokens on the path between two mentions, both ends excluded
 MAX_PREDICATE_WORDS = 5
@@ -114,7 +123,9 @@ class _Sentence:
 
 
 def _is_verb(tok: Any) -> bool:
-    return tok.pos_ in ("VERB", "AUX")
+    """A verb by its tag, unless the parse gave it a noun's slot: the small tagger reads
+    nouns that are also verbs as verbs ("has its cover with X": cover/VERB/dobj)."""
+    return tok.pos_ in ("VERB", "AUX") and tok.dep_ not in NOMINAL_DEPS
 
 
 def _relative_pronoun(tok: Any) -> bool:
@@ -246,9 +257,10 @@ def _clause(
     if (role_x in SUBJECT_DEPS) == (role_y in SUBJECT_DEPS):
         return None
     subj, obj, up_s, up_o = (x, y, up_x, up_y) if role_x in SUBJECT_DEPS else (y, x, up_y, up_x)
-    if any(s.doc[t].dep_ not in SUBJECT_CHAIN for t in up_s[:-1]) or any(
-        _is_verb(s.doc[t]) for t in up_s[1:]
-    ):
+    if any(_is_verb(s.doc[t]) for t in up_s[1:]):
+        return None
+    owner_noun = _subject_noun(s, up_s)
+    if owner_noun is None and any(s.doc[t].dep_ not in SUBJECT_CHAIN for t in up_s[:-1]):
         return None  # an owner or modifier inside the subject phrase is not its subject
     inner_verbs = [t for t in up_o[1:] if _is_verb(s.doc[t]) and t not in s.all_owned]
     # "agreed to supply X", "said it would stop buying from X": the same subject; an
@@ -265,12 +277,33 @@ def _clause(
     hedged = _hedged(s.doc[top]) or _hedged(vt)
     slot = _slot(s, below)
     lemma = vt.lemma_.lower()
+    if owner_noun is not None:
+        # Not the verb's own subject: the words name the noun's action, never a type.
+        noun = s.doc[owner_noun].lemma_.lower()
+        if slot == "agent":  # "the hull of X was repaired by Y": Y repaired X's hull
+            acted = [w for w in words if w != "by"]
+            return make_relation(obj, subj, [*acted, noun, "of"], "", "dobj", negated, hedged)
+        stated = ["be", vt.text.lower(), *words[1:]] if _passive(vt) else words
+        return make_relation(subj, obj, [noun, *stated], "", slot, negated, hedged)
     if _passive(vt) and s.doc[up_s[-1]].dep_ == "nsubjpass" and slot == "agent":
         unagented = [w for w in words if w != "by"]
         return make_relation(obj, subj, unagented, lemma, "dobj", negated, hedged)
     if _passive(vt):
         words = ["be", vt.text.lower(), *words[1:]]
     return make_relation(subj, obj, words, lemma, slot, negated, hedged, _passive(vt))
+
+
+def _subject_noun(s: _Sentence, up_s: list[int]) -> int | None:
+    """The subject noun a mention modifies ("the flaw in X", "X's plant", "the X fix"),
+    when the subject slot is held by that noun and no mention is the noun itself."""
+    top = up_s[-1]
+    if len(up_s) < 2 or top in s.all_owned or s.doc[top].pos_ != "NOUN":
+        return None
+    if all(s.doc[t].dep_ in SUBJECT_CHAIN for t in up_s[:-1]):
+        return None  # the mention is the subject itself
+    if any(s.doc[t].dep_ not in SUBJECT_MODIFIER_CHAIN | SUBJECT_CHAIN for t in up_s[:-1]):
+        return None
+    return top
 
 
 def _attached(

@@ -137,7 +137,10 @@ class SentenceView:
             if t.head is t:
                 break
             t = t.head
+            # A subject phrase holding the pronoun is not what it refers to ("its mine
+            # had run": not the mine).
             subj = [m for c in t.children if c.dep_ in ("nsubj", "nsubjpass")
+                    and not c.left_edge.i <= verb.i <= c.right_edge.i
                     for m in self.entities_at(c)]  # fmt: skip
             if subj:
                 return subj[:1]

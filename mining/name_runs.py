@@ -1,0 +1,98 @@
+"""Proper-noun runs the NER cut short or left untyped, repaired from the parse.
+
+The small NER model often takes part of a name ("LNG" of "Petronet LNG", "Hyundai
+Electric" of "HD Hyundai Electric", "Cleveland" of "Cleveland-Cliffs") or leaves out a
+name whose words say nothing of what it is ("Van Dalen Verlichting"). A run of proper
+nouns that holds the NER's span whole is the name; a run coordinated with a typed name
+("X and Brabant Lichttechniek") is of the same kind, as coordination joins likes. Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from mining.mentions import Mention
+
+KINDS_SHARED_BY_COORDINATION = frozenset({"organization", "place", "person"})
+# English agent-noun endings: "importer", "operator", "chocolatier", "engineer", "chemist".
+AGENT_ENDINGS = ("er", "or", "ist")
+MIN_AGENT_NOUN = 5
+
+
+def _joining_hyphen(tok: Any) -> bool:
+    """A hyphen inside one word of a name ("Cleveland-Cliffs"), spaces on neither side."""
+    return (
+        tok.text == "-" and not tok.whitespace_ and tok.i > 0 and not tok.doc[tok.i - 1].whitespace_
+    )
+
+
+def _cut_by_ner(
+    label: str, known: Any, inner: Sequence[Mention], start: int, end: int
+) -> Mention | None:
+    """The first NER mention a proper-noun run (label '') holds whole and is longer than:
+    the name the NER cut short or in two ("Marlow" and "Finch" of "Marlow & Finch"),
+    whose kind the run keeps. None when the run is no such repair
+    (a DKG name inside it always stands)."""
+    if label or known is not None or not inner:
+        return None
+    for m in inner:
+        if m.ual is not None or m.origin != "ner" or not (start <= m.start and m.end <= end):
+            return None
+    first = inner[0]
+    return first if (start, end) != (first.start, first.end) else None
+
+
+def apposed_kind(
+    span: Any, org_words: frozenset[str], place_words: frozenset[str]
+) -> tuple[str, str] | None:
+    """(family, schema type) the common noun set beside a name says it is: "X, the
+    largest ferry operator" (an agent noun: an organisation), "X, a river town" (a place
+    word); None when no such noun is beside it."""
+    root = span.root
+    beside = [c for c in root.children if c.dep_ == "appos"]
+    if root.dep_ == "appos":
+        beside.append(root.head)
+    for noun in beside:
+        if noun.pos_ != "NOUN":
+            continue
+        word = noun.lemma_.lower()
+        if word in place_words:
+            return "place", "Place"
+        if word in org_words or (len(word) >= MIN_AGENT_NOUN and word.endswith(AGENT_ENDINGS)):
+            return "organization", "Organization"
+    return None
+
+
+def coordinated_names(
+    doc: Any,
+    untyped: Sequence[tuple[int, int, str]],
+    found: Sequence[Mention],
+    org_words: frozenset[str] = frozenset(),
+    place_words: frozenset[str] = frozenset(),
+) -> list[Mention]:
+    """Untyped proper-noun runs coordinated with a typed mention, as mentions of its kind;
+    else set beside a noun that says their kind (`apposed_kind`)."""
+    out: list[Mention] = []
+    for start, end, name in untyped:
+        span = doc.char_span(start, end, alignment_mode="expand")
+        if span is None:
+            continue
+        kind = apposed_kind(span, org_words, place_words)
+        if kind is not None:
+            out.append(Mention(name, name, start, end, kind[0], kind[1], None, "ner"))
+            continue
+        root = span.root
+        siblings = [*root.conjuncts]
+        for other in found:
+            if other.family not in KINDS_SHARED_BY_COORDINATION:
+                continue
+            them = doc.char_span(other.start, other.end, alignment_mode="expand")
+            if them is not None and any(t.i == them.root.i for t in siblings):
+                out.append(
+                    replace(other, text=name, name=name, start=start, end=end, ual=None,
+                            origin="ner")  # fmt: skip
+                )
+                break
+    return out

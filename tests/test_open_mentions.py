@@ -1,0 +1,115 @@
+"""What the parse reads when the words are new: names by their spelling, a subject named
+through its noun, nouns the tagger took for verbs, whom "its" means, and a question of
+several parts. Sentences of domains no labeled set uses (astronomy, games, shipping,
+publishing, hospitals)."""
+
+from __future__ import annotations
+
+from activities.statements import asked_kind
+from contracts.tools import EvidenceItem, SourceDocument, Statement
+from mining.entities import EntityRef
+from mining.extraction import read_statements
+from mining.facts import Fact, select, spread
+from mining.name_shapes import name_shaped, shaped_names
+from mining.nlp import Resolver, mentions_in
+from mining.parsing import parse
+
+SRC = "file:///tmp/notes.md"
+
+
+def triples(text: str) -> set[tuple[str, str, str]]:
+    out = read_statements(SourceDocument(text=text, source=SRC), [], Resolver([]))
+    return {(s.subject, s.predicate, s.object) for s in out}
+
+
+def names(text: str) -> list[str]:
+    return [m.name for m in mentions_in(parse(text), [], Resolver([]))]
+
+
+def test_a_word_spelled_as_no_common_word_is_a_name() -> None:
+    for word in ("QuasarDB", "eSports", "STARLOOM", "K2X9", "PlayKit"):
+        assert name_shaped(word), word
+    for word in ("Telescope", "the", "observatory", "Q3", "42", "Mr"):
+        assert not name_shaped(word), word
+
+
+def test_coined_names_the_ner_misses_become_mentions() -> None:
+    text = "The observatory moved its archive to QuasarDB after the STARLOOM survey ended."
+    found = names(text)
+    assert "QuasarDB" in found and "STARLOOM" in found
+
+
+def test_a_coined_name_keeps_the_proper_noun_it_is_compounded_into() -> None:
+    doc = parse("Players on gameOS Horizon lost their saves in June.")
+    spans = [doc.text[a:b] for a, b, _ in shaped_names(doc)]
+    assert spans == ["gameOS Horizon"]
+
+
+def test_capitals_in_a_heading_are_not_names() -> None:
+    doc = parse("QUARTERLY FLEET REPORT FOR THE NORTHERN ROUTES")
+    assert shaped_names(doc) == []
+
+
+def test_a_subject_named_through_its_noun_relates_what_it_modifies() -> None:
+    found = triples("The hull of Saltmarsh Carrier was repaired by Gdansk Yards in May.")
+    assert ("Gdansk Yards", "repair hull of", "Saltmarsh Carrier") in found
+    found = triples("The print run of Heron Books was placed with Ostrava Press.")
+    assert ("Heron Books", "run be placed with", "Ostrava Press") in found
+
+
+def test_an_owner_is_not_the_subject_of_its_nouns_act() -> None:
+    found = triples("Norway's new tonnage levy hit Saltmarsh Carrier in May.")
+    assert not any(s == "Norway" and o == "Saltmarsh Carrier" for s, _, o in found)
+
+
+def test_a_noun_the_tagger_read_as_a_verb_still_carries_the_object() -> None:
+    found = triples("Heron Books has its property and liability cover with Baltic Mutual.")
+    assert any(
+        s == "Heron Books" and o == "Baltic Mutual" and "with" in p for s, p, o in found
+    ), found
+
+
+def test_its_is_never_the_phrase_it_stands_in() -> None:
+    text = (
+        "Saltmarsh Carrier said on Monday that its Tallinn terminal near Maardu and its "
+        "Riga terminal had run at full load since April."
+    )
+    found = triples(text)
+    assert not any(s == "Maardu" for s, _, _ in found), found
+    assert any(s == "Saltmarsh Carrier" and o in ("Tallinn", "Riga") for s, _, o in found), found
+
+
+def test_a_question_of_several_parts_asks_for_no_single_kind() -> None:
+    assert asked_kind("Which hospital groups cut beds?") == frozenset({"hospital"})
+    several = "Which hospital groups cut beds, who paid for it, and which insurers left?"
+    assert asked_kind(several) == frozenset()
+    both = "Which hospital groups cut beds, and which nurse unions objected?"
+    assert asked_kind(both) == frozenset({"hospital", "nurse"})
+
+
+def fact(subject: str, obj: str, score: float) -> Fact:
+    ev = EvidenceItem(source=SRC, snippet=f"{subject} {obj}", score=score)
+    st = Statement(subject=subject, predicate="run into", object=obj, sentence="s", source=SRC)
+    return Fact("run into", EntityRef(subject, "Thing"), EntityRef(obj, "Thing"), [st], [ev])
+
+
+def test_one_subject_described_at_length_leaves_room_for_the_others() -> None:
+    ranked = [fact("Storm Kiri", f"Place {n}", 0.9 - n / 100) for n in range(6)]
+    ranked += [fact("Heron Books", "Ostrava Press", 0.5), fact("Saltmarsh Carrier", "Maardu", 0.4)]
+    order = [f.subject.name for f in spread(ranked)]
+    assert order[:3] == ["Storm Kiri", "Heron Books", "Saltmarsh Carrier"]
+    chosen = select(ranked, 4)
+    assert {f.subject.name for f in chosen} == {"Storm Kiri", "Heron Books", "Saltmarsh Carrier"}
+
+
+def test_a_name_the_ner_cut_short_is_read_whole() -> None:
+    assert "Kelso-Bright" in names("Kelso-Bright, the largest ferry operator, bought two ships.")
+    found = names("Strand & Holloway, a publisher in Leeds, signed the author.")
+    assert "Strand & Holloway" in found and "Strand" not in found
+
+
+def test_a_name_coordinated_with_a_typed_name_is_of_its_kind() -> None:
+    text = "The port authority sued Van Ostade Sleepdienst and Rotterdam Towage Company in May."
+    found = {m.name: m.family for m in mentions_in(parse(text), [], Resolver([]))}
+    assert found.get("Van Ostade Sleepdienst") == found.get("Rotterdam Towage Company")
+    assert found["Rotterdam Towage Company"] == "organization"
