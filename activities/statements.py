@@ -149,9 +149,10 @@ def score_relevance(
     asked, embedded = vectors[1 : 1 + len(parts)], vectors[1 + len(parts) :]
     cos = dict(zip(texts_to_embed, (embedded @ vectors[0]).tolist(), strict=True))
     if parts:
-        # A question asking two things: a relation fits it when it fits either part.
+        # A question asking two things: a relation, or a source, fits it when it fits
+        # either part.
         vector_of = dict(zip(texts_to_embed, embedded, strict=True))
-        for text in relations:
+        for text in dict.fromkeys([*relations, *sources.values()]):
             best = float((asked @ vector_of[text]).max())
             cos[text] = max(cos[text], (cos[text] + best) / 2)
     uals: dict[str, frozenset[str]] = {}
@@ -188,7 +189,7 @@ def score_relevance(
             sentence_cos=max(cos[st.sentence], cos[claim]),
             source_cos=cos[source],
             lexical=lexical(query, f"{st.sentence} {st.sourceTitle or ''}"),
-            source_lexical=lexical(query, source),
+            source_lexical=part_lexical(query, parts, source),
             relation_cos=cos[relation],
             anchor=anchor(
                 entities or set(), ends, st.sentence,  # type: ignore[arg-type]
@@ -201,6 +202,16 @@ def score_relevance(
 
 _CLAUSE_JOIN = re.compile(r",\s*and\s+(?=(?:who|what|which|where|when|how|whom|whose)\b)|;\s*",
                           re.IGNORECASE)
+
+
+def part_lexical(query: str, parts: list[str], text: str) -> float:
+    """The share of the question's content words a text names, or, when the question
+    asks several things, half-way to the share of the part it names best: a source
+    answering one part of a long question names few of all its words."""
+    whole = lexical(query, text)
+    if not parts:
+        return whole
+    return max(whole, (whole + max(lexical(p, text) for p in parts)) / 2)
 
 
 def question_parts(query: str) -> list[str]:

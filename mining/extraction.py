@@ -29,9 +29,10 @@ from mining.extraction_patterns import Gazetteer, Homonyms, predicate_for
 from mining.mentions import Mention
 from mining.names import type_family
 from mining.neighbour_relations import relations_in_sentence
-from mining.nlp import Resolver, mentions_in
+from mining.nlp import ORG_WORDS, Resolver, mentions_in
 from mining.parsing import parse
 from mining.predicates import PREDICATES, RELATED_TO, canonical, kinds_allow
+from mining.references import referent
 from mining.relation_lexicon import GOVERNMENT_REFS, HEDGE_AUX, HEDGE_VERBS
 from mining.relation_parts import verb_rule
 from mining.relations import Relation, deliveries, relations_in
@@ -123,6 +124,10 @@ def _open(
             meant = [m for m in view.antecedent(tok) if not (lo <= m.start and m.end <= hi)]
             if meant:
                 ends.append((tok.i, tok.i + 1, meant[0]))
+    named = [*before, *mentions]
+    for tok in sentence:
+        if tok.i not in view.owner and (meant_by := referent(tok, named, ORG_WORDS)) is not None:
+            ends.append((tok.i, tok.i + 1, meant_by))
     ends.sort(key=lambda e: e[0])
     spans: list[tuple[int, int]] = []
     kept: list[Mention] = []

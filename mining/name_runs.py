@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from mining.mentions import Mention
+from mining.name_shapes import SHAPED_LABEL
 
 KINDS_SHARED_BY_COORDINATION = frozenset({"organization", "place", "person"})
 # English agent-noun endings: "importer", "operator", "chocolatier", "engineer", "chemist".
@@ -96,3 +97,23 @@ def coordinated_names(
                 )
                 break
     return out
+
+
+def apposed_names(doc: Any) -> list[tuple[int, int, str]]:
+    """(start, end, label) of lone capitalised words set beside a described common noun
+    ("the Aare, the river that cools the plant"; "Pegasus, the spyware sold by ..."): an
+    apposition says the word names one thing of that kind. Not a sentence's first word,
+    whose capital says nothing."""
+    spans: list[tuple[int, int, str]] = []
+    for tok in doc:
+        if tok.pos_ != "PROPN" or not tok.text[:1].isupper() or tok.is_sent_start:
+            continue
+        if any(c.dep_ == "compound" for c in tok.children) or tok.dep_ == "compound":
+            continue  # part of a longer name, which the runs read
+        described = any(
+            c.dep_ == "appos" and c.pos_ == "NOUN" and any(d.dep_ == "det" for d in c.children)
+            for c in tok.children
+        )
+        if described:
+            spans.append((tok.idx, tok.idx + len(tok), SHAPED_LABEL))
+    return spans

@@ -23,7 +23,13 @@ from typing import Any
 from mining.extraction_patterns import Gazetteer, find_mentions
 from mining.memo import BoundedMemo
 from mining.mentions import Mention, _bare_short_forms, _names_more, short_forms
-from mining.name_runs import _cut_by_ner, _joining_hyphen, coordinated_names
+from mining.name_runs import (
+    _cut_by_ner,
+    _joining_hyphen,
+    apposed_kind,
+    apposed_names,
+    coordinated_names,
+)
 from mining.name_shapes import SHAPED_LABEL, shaped_names
 from mining.names import normalise_label, normalise_name, type_family
 from mining.parsing import after_heading, parse
@@ -296,7 +302,8 @@ def mentions_in(
     ]
     taken = [(m.start, m.end) for m in found]
     untyped: list[tuple[int, int, str]] = []
-    spans = [*_ner_spans(doc), *_proper_chunks(doc), *_places_set_off(doc), *shaped_names(doc)]
+    spans = [*_ner_spans(doc), *_proper_chunks(doc), *_places_set_off(doc), *shaped_names(doc),
+             *apposed_names(doc)]  # fmt: skip
     for start, end, label in spans:
         span = doc.char_span(start, end, alignment_mode="expand")
         shaped = label == SHAPED_LABEL
@@ -333,6 +340,8 @@ def mentions_in(
             family, typ = infer_type(name, label, after[0] if after else "")
             if family == "concept" and cut is not None:
                 family, typ = cut.family, cut.type
+            if family == "concept" and span is not None:
+                family, typ = apposed_kind(span, ORG_WORDS, PLACE_WORDS) or (family, typ)
             if family in ("product", "concept") and _at_a_site(doc.char_span(start, end)):
                 family, typ = "place", "Place"
             mention = Mention(name, name, start, end, family, typ, None, "ner")

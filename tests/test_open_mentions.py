@@ -113,3 +113,24 @@ def test_a_name_coordinated_with_a_typed_name_is_of_its_kind() -> None:
     found = {m.name: m.family for m in mentions_in(parse(text), [], Resolver([]))}
     assert found.get("Van Ostade Sleepdienst") == found.get("Rotterdam Towage Company")
     assert found["Rotterdam Towage Company"] == "organization"
+
+
+def test_the_word_a_text_described_an_entity_with_refers_back_to_it() -> None:
+    text = (
+        "Corvina Ferries, the island operator, lost two hulls in March. "
+        "Baltic Mutual insured the operator against the loss."
+    )
+    assert ("Baltic Mutual", "insure", "Corvina Ferries") in triples(text)
+
+
+def test_the_company_is_the_organisation_the_text_was_about_not_the_clause_subject() -> None:
+    text = (
+        "Strand Publishing is printing the Orkney atlas in Leeds. "
+        "Heron Books, a Scottish retailer, signed a ten-year agreement with the company."
+    )
+    assert ("Heron Books", "sign agreement with", "Strand Publishing") in triples(text)
+
+
+def test_a_lone_name_set_beside_a_described_noun_is_a_mention() -> None:
+    text = "The survey ship crossed the Skagerrak, the strait that links two seas, in May."
+    assert "Skagerrak" in names(text)

@@ -1,0 +1,98 @@
+"""What "the utility", "the plant" or "the company" refers back to, read from the text.
+
+A text introduces an entity with a word for what it is ("Kallavesi Voima, the Finnish
+utility"; "its Beznau nuclear station"; "Laurel Ridge Pipeline Company") and later calls
+it by that word alone ("the utility", "the station", "the company"). So each mention
+is described by the nouns the text set beside it: its apposition's head, the noun it is
+compounded into, a predicate noun ("X is a utility"), the last word of its name. A bare
+definite noun ("the" and nothing else) whose lemma describes an entity named before it
+refers to the latest such entity. No noun of any domain is listed: the text says them.
+Pure over a spaCy parse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from mining.mentions import Mention
+
+DEFINITE = frozenset({"the", "this", "that"})
+# Words a bare definite noun may have besides its determiner and still point back.
+_BARE_CHILD_DEPS = frozenset({"det", "punct"})
+
+
+def _descriptions(doc: Any, m: Mention) -> set[str]:
+    """Lemmas of the nouns the text uses to say what mention `m` is."""
+    span = doc.char_span(m.start, m.end, alignment_mode="expand")
+    if span is None:
+        return set()
+    root = span.root
+    words = {m.name.split()[-1].lower()} if m.name.split() else set()
+    beside = [c for c in root.children if c.dep_ == "appos"]
+    if root.dep_ == "appos":
+        beside.append(root.head)
+    if root.dep_ in ("compound", "amod") and root.head.i > root.i:
+        beside.append(root.head)
+    if root.dep_ in ("nsubj", "nsubjpass"):
+        beside += [c for c in root.head.children if c.dep_ == "attr"]
+    words |= {t.lemma_.lower() for t in beside if t.pos_ == "NOUN"}
+    return words
+
+
+def bare_definite(tok: Any) -> bool:
+    """'the utility': a definite determiner and nothing else on a common noun (a phrase
+    the parser hung on it, "insured the operator against the loss", aside; "the operator
+    of X" is another one)."""
+    return (
+        tok.pos_ == "NOUN"
+        and any(c.dep_ == "det" and c.lower_ in DEFINITE for c in tok.children)
+        and all(c.dep_ in _BARE_CHILD_DEPS or (c.dep_ == "prep" and c.lower_ != "of")
+                for c in tok.children)  # fmt: skip
+    )
+
+
+def _clause_verb(tok: Any) -> int:
+    """The index of the verb whose clause `tok` is in (the sentence root if none)."""
+    t = tok
+    for _ in range(len(tok.sent)):
+        if t.pos_ in ("VERB", "AUX") or t.head.i == t.i:
+            return t.i
+        t = t.head
+    return t.i
+
+
+def referent(
+    tok: Any, named: Sequence[Mention], org_words: frozenset[str] = frozenset()
+) -> Mention | None:
+    """The latest mention before `tok` that the text described by `tok`'s noun, when
+    `tok` is a bare definite noun; else, for a noun that names organisations in general
+    (`org_words`: "the company", "the group"), the latest organisation. `named`: the
+    mentions of the text so far, in order."""
+    if not bare_definite(tok):
+        return None
+    lemma = tok.lemma_.lower()
+    general = lemma in org_words
+    memo: dict[tuple[int, int], set[str]] = tok.doc.user_data.setdefault("descriptions", {})
+    own_clause = _clause_verb(tok)
+    earlier: list[tuple[Mention, Any]] = []
+    for m in named:
+        span = tok.doc.char_span(m.start, m.end, alignment_mode="expand")
+        # "X signed with the company": not X itself.
+        if m.end <= tok.idx and span is not None and _clause_verb(span.root) != own_clause:
+            earlier.append((m, span.root))
+    for m, _ in reversed(earlier):
+        key = (m.start, m.end)
+        if key not in memo:
+            memo[key] = _descriptions(tok.doc, m)
+        if lemma in memo[key]:
+            return m
+    if not general:
+        return None
+    # "the company": the organisation the text was talking about, a subject before an
+    # object ("Venture Global is building Plaquemines LNG. ... with the company").
+    organisations = [(m, root) for m, root in earlier if m.family == "organization"]
+    subjects = [m for m, root in organisations if root.dep_ in ("nsubj", "nsubjpass")]
+    if subjects:
+        return subjects[-1]
+    return organisations[-1][0] if organisations else None
