@@ -22,10 +22,10 @@ from sqlmodel import Session, select
 from activities.dkg import DkgActivities
 from contracts.tools import PublishArgs
 from mining.jsonld import content_hash
-from storage.db import make_engine
-from storage.dkg_remote import CONTENT_HASH_IRI, RemoteDkg
-from storage.dkg_store import DkgError, DkgValidationError
-from storage.tables import PublishRecord
+from storage.dkg.embedded import DkgError, DkgValidationError
+from storage.dkg.remote import CONTENT_HASH_IRI, RemoteDkg
+from storage.sql.db import make_engine
+from storage.sql.tables import PublishRecord
 from tests.replay import replay_server
 
 ASSET = {"@context": "https://schema.org/", "@type": "Claim", "name": "A supplies B"}

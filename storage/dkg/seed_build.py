@@ -1,4 +1,4 @@
-"""Build the demo seed Knowledge Assets: `python -m storage.seed_build` rewrites storage/seed/.
+"""Build the demo seed Knowledge Assets: `python -m storage.dkg.seed_build` rewrites seed/.
 
 Entities are curated by hand below, one function per domain. Everything derived
 (LEI-like identifiers, stakes inside a tier, publish times, update counts) comes

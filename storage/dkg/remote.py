@@ -44,8 +44,7 @@ from pydantic import BaseModel
 from pyoxigraph import Literal, NamedNode, RdfFormat, Store, parse
 
 from mining.names import normalise_name
-from storage.dkg_index import IndexEntry, build_index, entry_from_asset
-from storage.dkg_store import (
+from storage.dkg.embedded import (
     DKG_NS,
     PREFIXES,
     AssetMetadata,
@@ -57,7 +56,7 @@ from storage.dkg_store import (
     RelatedAsset,
     SparqlResult,
 )
-from storage.jsonld_rdf import (
+from storage.dkg.jsonld_rdf import (
     SCHEMA,
     JsonLdError,
     Value,
@@ -65,7 +64,8 @@ from storage.jsonld_rdf import (
     term_value,
     validate_asset,
 )
-from storage.sparql_guard import (
+from storage.dkg.label_index import IndexEntry, build_index, entry_from_asset
+from storage.dkg.sparql_guard import (
     TRIPLE_COLUMNS,
     SparqlRefused,
     parse_read_query,

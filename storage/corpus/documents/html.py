@@ -11,7 +11,7 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
-from storage.documents.text import ParsedDoc, date_from_match, decode_text, title_from_text
+from storage.corpus.documents.text import ParsedDoc, date_from_match, decode_text, title_from_text
 
 _SKIPPED = frozenset(
     {"script", "style", "noscript", "template", "nav", "header", "footer", "aside", "head"}

@@ -30,8 +30,7 @@ from pyoxigraph import (
     Store,
 )
 
-from storage.dkg_index import IndexEntry, LabelIndex, Match, build_index, entry_from_asset
-from storage.jsonld_rdf import (
+from storage.dkg.jsonld_rdf import (
     RDF_TYPE,
     SCHEMA,
     XSD,
@@ -46,7 +45,8 @@ from storage.jsonld_rdf import (
     typed_literal,
     validate_asset,
 )
-from storage.sparql_guard import SparqlRefused, parse_read_query, result_shape
+from storage.dkg.label_index import IndexEntry, LabelIndex, Match, build_index, entry_from_asset
+from storage.dkg.sparql_guard import SparqlRefused, parse_read_query, result_shape
 
 CHAIN = "otp:2043"
 CONTRACT = "0x5cac41237127f94c2d21dae0b14bfefa99880630"
