@@ -20,7 +20,7 @@ class SparqlRequest(BaseModel):
 
 @router.post("/dkg/sparql")
 def sparql(body: SparqlRequest, services: Services, who: Miner) -> dict[str, Any]:
-    from storage.dkg.embedded import SPARQL_ANSWER, DkgError
+    from storage.dkg.interface import SPARQL_ANSWER, DkgError
 
     try:
         result = services.dkg.query(body.query, row_limit=body.limit)
@@ -31,7 +31,7 @@ def sparql(body: SparqlRequest, services: Services, who: Miner) -> dict[str, Any
 
 @router.get("/dkg/assets/{ual:path}")
 def get_asset(ual: str, services: Services, who: Miner) -> dict[str, Any]:
-    from storage.dkg.embedded import DkgError
+    from storage.dkg.interface import DkgError
 
     try:
         asset = services.dkg.get_asset(ual)

@@ -65,7 +65,8 @@ async def cmd_db(args: argparse.Namespace) -> int:
 def backup_dkg(settings: Settings, target: Path) -> int:
     """`kminer dkg backup FILE`: every quad of the embedded store as N-Quads, read from a
     read-only snapshot, so the worker that owns the store keeps running."""
-    from storage.dkg.embedded import DkgError, EmbeddedDkg
+    from storage.dkg.embedded import EmbeddedDkg
+    from storage.dkg.interface import DkgError
 
     if settings.dkg_node_url:
         raise DbUsageError("DKG_NODE_URL is set: a remote node's assets are backed up there")

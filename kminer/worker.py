@@ -46,8 +46,8 @@ from kminer.payload_converter import data_converter
 from kminer.principal_propagation import PrincipalInterceptor
 from kminer.tracing import tracing_interceptors
 from storage.corpus.index import CorpusIndex
-from storage.dkg.embedded import DkgError, DkgValidationError
 from storage.dkg.factory import open_dkg
+from storage.dkg.interface import DkgError, DkgValidationError
 from storage.sql.audit_log import AuditLog
 from storage.sql.db import make_engine
 from storage.sql.memory_repo import MemoryRepository

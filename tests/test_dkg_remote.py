@@ -22,8 +22,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from pyoxigraph import Store
 
-from storage.dkg.embedded import DkgError, DkgQueryError, DkgValidationError, EmbeddedDkg
+from storage.dkg.embedded import EmbeddedDkg
 from storage.dkg.factory import open_dkg
+from storage.dkg.interface import DkgError, DkgQueryError, DkgValidationError
 from storage.dkg.remote import RemoteAssetMetadata, RemoteDkg
 from tests.replay import replay_server
 

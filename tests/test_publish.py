@@ -18,7 +18,8 @@ from contracts.tools import PublishArgs
 from contracts.tools import PublishResult as Published
 from kminer.worker import activities_for, connect, open_services
 from mining.jsonld import content_hash
-from storage.dkg.embedded import DkgError, DkgValidationError, EmbeddedDkg, PublishResult
+from storage.dkg.embedded import EmbeddedDkg
+from storage.dkg.interface import DkgError, DkgValidationError, PublishResult
 from storage.sql.db import make_engine
 from storage.sql.tables import PublishRecord
 from temporal_client.runs import start_run
