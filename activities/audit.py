@@ -8,7 +8,7 @@ from temporalio import activity
 
 from contracts.activity_names import AUDIT_DECISIONS
 from contracts.tools import DecisionAuditArgs
-from storage.audit_log import AuditLog, args_hash
+from storage.sql.audit_log import AuditLog, args_hash
 
 
 class AuditActivities:

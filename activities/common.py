@@ -22,8 +22,8 @@ from contracts.tools import (
     ToolMetadata,
     ToolResponse,
 )
-from storage.audit_log import args_hash, insert_event
-from storage.tables import AuditEvent, Blob
+from storage.sql.audit_log import args_hash, insert_event
+from storage.sql.tables import AuditEvent, Blob
 
 
 async def heartbeating(fn: Callable[..., T], *args: Any) -> T:

@@ -38,8 +38,8 @@ from contracts.tools import (
     UalArgs,
 )
 from mining.jsonld import content_hash
-from storage.audit_log import AuditLog
-from storage.tables import PublishRecord
+from storage.sql.audit_log import AuditLog
+from storage.sql.tables import PublishRecord
 
 PUBLISHER_ADDRESS = "0x7e1a5b2c9d04f3e8a6b1c2d3e4f5a6b7c8d9e0f1"
 

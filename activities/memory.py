@@ -9,9 +9,9 @@ from temporalio import activity
 from activities.run_context import current_principal
 from contracts.activity_names import APPEND_MEMORY_NOTES, LOAD_MEMORY_NOTES
 from contracts.tools import AppendNotesInput, AppendNotesOutput, LoadNotesInput
-from storage.audit_log import AuditLog
-from storage.memory_repo import MemoryRepository
-from storage.note_view import DEFAULT_NOTE_CHARS
+from storage.sql.audit_log import AuditLog
+from storage.sql.memory_repo import MemoryRepository
+from storage.sql.note_view import DEFAULT_NOTE_CHARS
 
 
 class MemoryActivities:
@@ -28,7 +28,7 @@ class MemoryActivities:
     @activity.defn(name=LOAD_MEMORY_NOTES)
     async def load_memory_notes(self, inp: LoadNotesInput) -> dict[str, str]:
         """The notes a run reads: each at most `note_chars` characters (the head and the
-        latest run sections, storage/note_view.py); the notes themselves stay whole."""
+        latest run sections, storage/sql/note_view.py); the notes themselves stay whole."""
         return await asyncio.to_thread(self._repo.read_tags, inp.tags, self._note_chars)
 
     @activity.defn(name=APPEND_MEMORY_NOTES)

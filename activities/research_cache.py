@@ -28,8 +28,8 @@ from contracts.research import (
     ResearchQuestion,
 )
 from contracts.tools import Statement, ToolMetadata
-from storage.research_cache import ResearchCache, aware
-from storage.tables import ResearchRun
+from storage.sql.research_cache import ResearchCache, aware
+from storage.sql.tables import ResearchRun
 
 
 class ResearchCacheActivities:

@@ -14,7 +14,7 @@ from temporalio.service import RPCError
 from api.auth import Miner
 from api.deps import Services, TemporalClient, rpc_http_error
 from api.runs import owned
-from storage.audit_log import AuditLog
+from storage.sql.audit_log import AuditLog
 
 router = APIRouter(prefix="/api/runs", tags=["audit"])
 

@@ -20,7 +20,7 @@ class SparqlRequest(BaseModel):
 
 @router.post("/dkg/sparql")
 def sparql(body: SparqlRequest, services: Services, who: Miner) -> dict[str, Any]:
-    from storage.dkg_store import SPARQL_ANSWER, DkgError
+    from storage.dkg.interface import SPARQL_ANSWER, DkgError
 
     try:
         result = services.dkg.query(body.query, row_limit=body.limit)
@@ -31,7 +31,7 @@ def sparql(body: SparqlRequest, services: Services, who: Miner) -> dict[str, Any
 
 @router.get("/dkg/assets/{ual:path}")
 def get_asset(ual: str, services: Services, who: Miner) -> dict[str, Any]:
-    from storage.dkg_store import DkgError
+    from storage.dkg.interface import DkgError
 
     try:
         asset = services.dkg.get_asset(ual)
@@ -47,7 +47,7 @@ def get_asset(ual: str, services: Services, who: Miner) -> dict[str, Any]:
 def get_blob(sha256: str, services: Services, who: Miner) -> dict[str, Any]:
     from sqlmodel import Session
 
-    from storage.tables import Blob
+    from storage.sql.tables import Blob
 
     with Session(services.engine) as session:
         blob = session.get(Blob, sha256)

@@ -17,8 +17,8 @@ from pydantic import BaseModel, Field
 from api.auth import Admin, Miner
 from api.deps import Services
 from contracts.run import NOTE_NAMES, memory_path
-from storage.audit_log import AuditLog
-from storage.memory_repo import MemoryRepository, StaleNoteError
+from storage.sql.audit_log import AuditLog
+from storage.sql.memory_repo import MemoryRepository, StaleNoteError
 
 router = APIRouter(prefix="/api/memory", tags=["memory"])
 MAX_NOTE_CHARS = 200_000

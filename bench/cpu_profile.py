@@ -48,7 +48,10 @@ from bench.results_file import record  # noqa: E402
 CATEGORIES: list[tuple[str, tuple[str, ...]]] = [
     ("embeddings (onnxruntime, tokenizers)", ("onnxruntime/", "tokenizers/", "embeddings.py")),
     ("spaCy parsing", ("spacy/", "thinc/", "en_core_web_sm")),
-    ("SPARQL / pyoxigraph", ("pyoxigraph", "dkg_store.py", "dkg_index.py", "mining/names.py")),
+    (
+        "SPARQL / pyoxigraph",
+        ("pyoxigraph", "storage/dkg/embedded", "storage/dkg/label_index.py", "mining/names.py"),
+    ),
     ("JSON-LD (pyld / rdflib)", ("pyld/", "rdflib/", "jsonld.py")),
     ("SQL (SQLAlchemy, sqlite)", ("sqlalchemy/", "sqlmodel/", "sqlite3/")),
     ("pydantic (de)serialisation", ("pydantic/", "pydantic_core")),

@@ -37,7 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from mining.names import normalise_name
-from storage.dkg_store import UAL_PREFIX, EmbeddedDkg
+from storage.dkg.embedded import EmbeddedDkg
+from storage.dkg.embedded_records import UAL_PREFIX
 
 LABEL_TARGET_MS = 20.0
 DUPLICATE_TARGET_MS = 20.0

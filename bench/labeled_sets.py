@@ -10,8 +10,8 @@ from pathlib import Path
 
 from bench.quality_labels import QUALITY_DIR, Question, load
 from mining.names import normalise_name
-from storage.corpus_index import CorpusIndex
-from storage.dkg_store import SEED_DIR, EmbeddedDkg
+from storage.corpus.index import CorpusIndex
+from storage.dkg.embedded import SEED_DIR, EmbeddedDkg
 
 Gazetteer = list[tuple[str, str, str]]
 
@@ -61,7 +61,7 @@ def open_set(name: str) -> tuple[EmbeddedDkg, Gazetteer, list[Question], CorpusI
     dkg, gazetteer = seeded_dkg()
     header, questions = load(name, name_resolver(gazetteer))
     tmp = Path(tempfile.mkdtemp(prefix=f"kminer-{name}-"))
-    index = CorpusIndex(tmp / "corpus.db", Path("storage/corpus"))
+    index = CorpusIndex(tmp / "corpus.db", Path("storage/corpus/shipped"))
     if header.get("corpus") == "heldout":
         index.add(make_pdfs(QUALITY_DIR / "heldout" / "docs", tmp / "docs"))
     return dkg, gazetteer, questions, index

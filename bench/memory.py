@@ -36,9 +36,9 @@ from sqlmodel import Session  # noqa: E402
 
 from bench.results_file import read_results, write_results  # noqa: E402
 from contracts.run import NOTE_NAMES  # noqa: E402
-from storage.db import make_engine  # noqa: E402
-from storage.memory_repo import MemoryRepository  # noqa: E402
-from storage.tables import MemoryAppend, MemoryNote  # noqa: E402
+from storage.sql.db import make_engine  # noqa: E402
+from storage.sql.memory_repo import MemoryRepository  # noqa: E402
+from storage.sql.tables import MemoryAppend, MemoryNote  # noqa: E402
 
 HOT_NOTES = 5
 

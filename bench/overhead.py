@@ -80,8 +80,8 @@ from contracts.tools import TOOL_ARGS  # noqa: E402
 from kminer.config import Settings  # noqa: E402
 from kminer.devserver import DevServer  # noqa: E402
 from kminer.worker import Services, activities_for, connect, open_services  # noqa: E402
-from storage.memory_backend import SqlMemoryBackend  # noqa: E402
-from storage.memory_repo import MemoryRepository  # noqa: E402
+from storage.sql.memory_backend import SqlMemoryBackend  # noqa: E402
+from storage.sql.memory_repo import MemoryRepository  # noqa: E402
 from temporal_client.runs import start_run  # noqa: E402
 from workflows import prompts  # noqa: E402
 from workflows.agent_graphs import (  # noqa: E402

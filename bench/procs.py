@@ -15,9 +15,9 @@ from typing import Any
 from sqlmodel import Session, select
 
 from kminer.config import Settings, load_settings
-from storage.db import make_engine
-from storage.dkg_store import EmbeddedDkg
-from storage.tables import AuditEvent, PublishRecord
+from storage.dkg.embedded import EmbeddedDkg
+from storage.sql.db import make_engine
+from storage.sql.tables import AuditEvent, PublishRecord
 
 
 def in_process_worker(

@@ -49,8 +49,8 @@ from mining.extraction import read_statements  # noqa: E402
 from mining.facts import _as_product  # noqa: E402
 from mining.nlp import Resolver  # noqa: E402
 from mining.relevance import RELEVANCE_FLOOR  # noqa: E402
-from storage.corpus_index import CorpusIndex, _hit  # noqa: E402
-from storage.corpus_models import _HIT_COLUMNS  # noqa: E402
+from storage.corpus.index import CorpusIndex, _hit  # noqa: E402
+from storage.corpus.models import _HIT_COLUMNS  # noqa: E402
 
 SEARCH_RESULTS = 12  # what the rules policy asks for at maxIterations 4
 MAX_CANDIDATES = 16  # CLAIMS_PER_ITERATION (workflows/subagents.py) x maxIterations 4

@@ -48,8 +48,8 @@ def run(set_dir: Path, show: bool) -> Counter[str]:
     from contracts.tools import ProposeArgs, SourceDocument, Statement, search_hit_documents
     from mining.extraction import read_statements
     from mining.nlp import resolver_for
-    from storage.corpus_index import CorpusIndex
-    from storage.dkg_store import EmbeddedDkg
+    from storage.corpus.index import CorpusIndex
+    from storage.dkg.embedded import EmbeddedDkg
 
     tmp = Path(tempfile.mkdtemp(prefix=f"kminer-funnel-{set_dir.name}-"))
     dkg = EmbeddedDkg(None)

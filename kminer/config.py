@@ -9,7 +9,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from contracts.research import ResearchConfig
-from storage.note_view import DEFAULT_NOTE_CHARS, MIN_NOTE_CHARS
+from storage.sql.note_view import DEFAULT_NOTE_CHARS, MIN_NOTE_CHARS
 
 TASK_QUEUE = "knowledge-miner"
 RESEARCH_ENV = "KM_RESEARCH_"
@@ -45,7 +45,7 @@ class Settings:
     continue_as_new_bytes: int = CONTINUE_AS_NEW_BYTES
     worker_concurrency: int = 16  # activities one worker runs at once (KM_WORKER_CONCURRENCY)
     # Characters of each memory note a run reads (KM_MEMORY_NOTE_CHARS): its head and latest
-    # run sections (storage/note_view.py); the notes themselves are kept whole.
+    # run sections (storage/sql/note_view.py); the notes themselves are kept whole.
     memory_note_chars: int = DEFAULT_NOTE_CHARS
     # Run workflow code inside Temporal's sandbox (KM_WORKFLOW_SANDBOX). Off by default:
     # the sandbox re-checks every call and payload at run time, a quarter of a worker's
@@ -69,8 +69,10 @@ class Settings:
     runs_per_minute: int = 30  # runs one principal may start per minute (KM_RUNS_PER_MINUTE)
     # OpenTelemetry traces go here (OTLP over HTTP) when set; empty means no tracing.
     otlp_endpoint: str = ""
-    seed_dir: Path = field(default_factory=lambda: PACKAGE_ROOT / "storage" / "seed")
-    corpus_dir: Path = field(default_factory=lambda: PACKAGE_ROOT / "storage" / "corpus")
+    seed_dir: Path = field(default_factory=lambda: PACKAGE_ROOT / "storage" / "dkg" / "seed")
+    corpus_dir: Path = field(
+        default_factory=lambda: PACKAGE_ROOT / "storage" / "corpus" / "shipped"
+    )
     # Deep research defaults (KM_RESEARCH_<FIELD>, e.g. KM_RESEARCH_MAX_SUBTASKS=4).
     research: ResearchConfig = field(default_factory=ResearchConfig)
 

@@ -1,6 +1,6 @@
 """`kminer corpus add|list|remove|search`: the user's own documents in the local index.
 
-A thin shell over `storage.corpus_index.CorpusIndex`: it only opens the SQLite
+A thin shell over `storage.corpus.index.CorpusIndex`: it only opens the SQLite
 file `DATA_DIR/corpus.db`, so it works while `kminer up` serves the same data dir
 (SQLite's lock orders the writers). Bad input is one line on stderr and exit 2;
 the commands return exit codes instead of raising, so they need nothing from
@@ -52,7 +52,7 @@ def add_corpus_parser(
 
 
 def _open_index(args: argparse.Namespace) -> Any:
-    from storage.corpus_index import CorpusIndex
+    from storage.corpus.index import CorpusIndex
 
     settings = load_settings(getattr(args, "data_dir", None))
     return CorpusIndex(settings.data_dir / "corpus.db", settings.corpus_dir)

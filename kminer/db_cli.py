@@ -24,7 +24,7 @@ def add_db_parser(sub: Any, with_data_dir: Callable[[Any], Any]) -> None:
 def _engine(url: str) -> Any:
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
-    from storage.db import make_engine
+    from storage.sql.db import make_engine
 
     try:
         return make_engine(url, migrate=False)
@@ -33,7 +33,7 @@ def _engine(url: str) -> Any:
 
 
 async def cmd_db(args: argparse.Namespace) -> int:
-    from storage.migrate import current_revision, head_revision, upgrade
+    from storage.sql.migrate import current_revision, head_revision, upgrade
 
     try:
         settings = load_settings(getattr(args, "data_dir", None))
@@ -65,7 +65,8 @@ async def cmd_db(args: argparse.Namespace) -> int:
 def backup_dkg(settings: Settings, target: Path) -> int:
     """`kminer dkg backup FILE`: every quad of the embedded store as N-Quads, read from a
     read-only snapshot, so the worker that owns the store keeps running."""
-    from storage.dkg_store import DkgError, EmbeddedDkg
+    from storage.dkg.embedded import EmbeddedDkg
+    from storage.dkg.interface import DkgError
 
     if settings.dkg_node_url:
         raise DbUsageError("DKG_NODE_URL is set: a remote node's assets are backed up there")
@@ -83,7 +84,7 @@ def backup_dkg(settings: Settings, target: Path) -> int:
 
 def restore_dkg(settings: Settings, source: Path) -> int:
     """`kminer dkg restore FILE`: a backup into an empty store; the owner must be stopped."""
-    from storage.dkg_store import EmbeddedDkg
+    from storage.dkg.embedded import EmbeddedDkg
 
     if settings.dkg_node_url:
         raise DbUsageError("DKG_NODE_URL is set: there is no embedded store to restore")

@@ -13,8 +13,8 @@ from temporalio.service import RPCError
 from contracts.run import Decision, MiningRequest
 from kminer.config import Settings, load_settings
 from kminer.stack import StackError, embedded_stack, read_stack_file
-from storage.dkg_store import EmbeddedDkg
-from storage.memory_repo import MemoryRepository
+from storage.dkg.embedded import EmbeddedDkg
+from storage.sql.memory_repo import MemoryRepository
 from temporal_client.runs import follow, start_run
 from workflows.mining import MiningWorkflow
 

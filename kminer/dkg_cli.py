@@ -15,8 +15,9 @@ def _dkg_print(value: object) -> None:
 
 async def cmd_dkg(args: argparse.Namespace) -> int:
     from kminer.stack import read_stack_file
-    from storage.dkg_factory import open_dkg
-    from storage.dkg_store import SPARQL_ANSWER, DkgError, EmbeddedDkg
+    from storage.dkg.embedded import EmbeddedDkg
+    from storage.dkg.factory import open_dkg
+    from storage.dkg.interface import SPARQL_ANSWER, DkgError
 
     settings = command_settings(args)
     if args.dkg_command in ("backup", "restore"):

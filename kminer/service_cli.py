@@ -162,8 +162,8 @@ async def cmd_api(args: argparse.Namespace, settings: Settings) -> int:
     from api.auth import load_secret
     from kminer.stack import make_api_server
     from kminer.worker import Services, connect
-    from storage.db import make_engine
-    from storage.dkg_factory import DkgSnapshotReader, open_dkg
+    from storage.dkg.factory import DkgSnapshotReader, open_dkg
+    from storage.sql.db import make_engine
 
     address = _address(args, settings)
     try:

@@ -45,12 +45,12 @@ from kminer.model_provider import build_model_provider
 from kminer.payload_converter import data_converter
 from kminer.principal_propagation import PrincipalInterceptor
 from kminer.tracing import tracing_interceptors
-from storage.audit_log import AuditLog
-from storage.corpus_index import CorpusIndex
-from storage.db import make_engine
-from storage.dkg_factory import open_dkg
-from storage.dkg_store import DkgError, DkgValidationError
-from storage.memory_repo import MemoryRepository
+from storage.corpus.index import CorpusIndex
+from storage.dkg.factory import open_dkg
+from storage.dkg.interface import DkgError, DkgValidationError
+from storage.sql.audit_log import AuditLog
+from storage.sql.db import make_engine
+from storage.sql.memory_repo import MemoryRepository
 from temporal_client.telemetry import telemetry_runtime
 from workflows.batch import BatchWorkflow
 from workflows.mining import MiningWorkflow
@@ -69,7 +69,7 @@ def deepagents_plugin(settings: Settings, engine: Any = None, model_provider: An
 
     backends = {}
     if engine is not None:
-        from storage.memory_backend import SqlMemoryBackend
+        from storage.sql.memory_backend import SqlMemoryBackend
 
         repo = MemoryRepository(engine)
         backends["memory"] = lambda scope: SqlMemoryBackend(repo, scope["runId"], scope["tags"])

@@ -30,7 +30,7 @@ def temporal_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevSer
 @pytest.fixture(scope="session")
 def gazetteer() -> Iterator[list[tuple[str, str, str]]]:
     """Labels and aliases of the seeded demo DKG: (label, UAL, type)."""
-    from storage.dkg_store import SEED_DIR, EmbeddedDkg
+    from storage.dkg.embedded import SEED_DIR, EmbeddedDkg
 
     dkg = EmbeddedDkg(None)
     dkg.ensure_seeded(SEED_DIR)

@@ -10,9 +10,9 @@ import pytest
 from sqlmodel import Session
 
 from kminer.stack import Stack
-from storage.audit_log import AuditLog
-from storage.db import make_engine
-from storage.tables import AuditEvent
+from storage.sql.audit_log import AuditLog
+from storage.sql.db import make_engine
+from storage.sql.tables import AuditEvent
 from tests.postgres import fresh_postgres_database, postgres_answers
 
 QUESTION = {

@@ -21,8 +21,8 @@ from temporalio.api.enums.v1 import EventType
 from contracts.run import MiningRequest, Phase
 from kminer.config import Settings
 from kminer.stack import embedded_stack
-from storage.db import make_engine
-from storage.tables import MemoryAppend, MemoryNote, PublishRecord
+from storage.sql.db import make_engine
+from storage.sql.tables import MemoryAppend, MemoryNote, PublishRecord
 from temporal_client.runs import start_run
 from tests.postgres import POSTGRES_ADDRESS, POSTGRES_URL, postgres_answers
 

@@ -238,7 +238,7 @@ def test_what_an_answering_sentence_says_of_its_subject_joins_the_claims_while_r
 def test_a_new_entity_says_where_the_relevant_sources_put_it() -> None:
     from activities.enrichment import EnrichmentActivities
     from contracts.tools import ProposeArgs
-    from storage.dkg_store import EmbeddedDkg
+    from storage.dkg.embedded import EmbeddedDkg
 
     def said(subject: str, predicate: str, obj: str, typ: str, relevance: float) -> Statement:
         return Statement(subject=subject, subjectType="Organization", predicate=predicate,
@@ -271,7 +271,7 @@ def test_a_new_entity_says_where_the_relevant_sources_put_it() -> None:
 def test_a_supply_claim_links_what_is_supplied_and_proposes_new_goods() -> None:
     from activities.enrichment import EnrichmentActivities
     from contracts.tools import ProposeArgs
-    from storage.dkg_store import EmbeddedDkg
+    from storage.dkg.embedded import EmbeddedDkg
 
     def sold(goods: str, source: str) -> Statement:
         return Statement(subject="Osterra Mining", subjectType="Organization",

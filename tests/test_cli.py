@@ -14,7 +14,7 @@ from contracts.run import MiningRequest
 from kminer.config import Settings
 from kminer.devserver import temporal_binary
 from kminer.stack import Stack
-from storage.dkg_store import EmbeddedDkg
+from storage.dkg.embedded import EmbeddedDkg
 from temporal_client.runs import start_run
 from tests.test_review import wait_for_review
 from workflows.mining import MiningWorkflow

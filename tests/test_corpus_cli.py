@@ -14,7 +14,7 @@ from pathlib import Path
 from fpdf import FPDF
 
 from kminer.config import load_settings
-from storage.corpus_index import CorpusIndex
+from storage.corpus.index import CorpusIndex
 
 CONSOLE_SCRIPT = Path(sys.executable).with_name("kminer")
 PDF_ONLY_SENTENCE = "The Quokkastone brine field doubled its output in March 2024."

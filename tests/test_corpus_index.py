@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from storage.corpus_index import CorpusIndex, SearchHit, fts_query
-from storage.documents import parse_document
+from storage.corpus.documents import parse_document
+from storage.corpus.index import CorpusIndex, SearchHit, fts_query
 
-CORPUS_DIR = Path(__file__).resolve().parents[1] / "storage" / "corpus"
+CORPUS_DIR = Path(__file__).resolve().parents[1] / "storage" / "corpus" / "shipped"
 DOCS = sorted(CORPUS_DIR.glob("*.md"))
 PASSAGE_ID = re.compile(r"^[0-9a-f]{12}:\d+$")
 # An added note whose rare words let the hostile-query tests tell FTS syntax from plain words:

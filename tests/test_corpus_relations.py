@@ -11,9 +11,9 @@ from mining.extraction import read_statements
 from mining.names import normalise_name
 from mining.nlp import Resolver
 from mining.predicates import PREDICATES
-from storage.corpus_index import parse_document
+from storage.corpus.documents import parse_document
 
-CORPUS = Path(__file__).resolve().parents[1] / "storage" / "corpus"
+CORPUS = Path(__file__).resolve().parents[1] / "storage" / "corpus" / "shipped"
 
 # (document, subject, relation, object): what the document states, in canonical direction.
 RELATIONS = [

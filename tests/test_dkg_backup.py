@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from storage.dkg_store import SEED_DIR, EmbeddedDkg
+from storage.dkg.embedded import SEED_DIR, EmbeddedDkg
 
 KMINER = str(Path(sys.executable).with_name("kminer"))
 ASSET = {

@@ -22,9 +22,10 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from pyoxigraph import Store
 
-from storage.dkg_factory import open_dkg
-from storage.dkg_remote import RemoteAssetMetadata, RemoteDkg
-from storage.dkg_store import DkgError, DkgQueryError, DkgValidationError, EmbeddedDkg
+from storage.dkg.embedded import EmbeddedDkg
+from storage.dkg.factory import open_dkg
+from storage.dkg.interface import DkgError, DkgQueryError, DkgValidationError
+from storage.dkg.remote import RemoteAssetMetadata, RemoteDkg
 from tests.replay import replay_server
 
 # The SDK's rdflib 6 uses pyparsing names that pyparsing 3.3 deprecates: not ours to fix.

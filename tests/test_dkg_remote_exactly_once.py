@@ -22,10 +22,11 @@ from sqlmodel import Session, select
 from activities.dkg import DkgActivities
 from contracts.tools import PublishArgs
 from mining.jsonld import content_hash
-from storage.db import make_engine
-from storage.dkg_remote import CONTENT_HASH_IRI, RemoteDkg
-from storage.dkg_store import DkgError, DkgValidationError
-from storage.tables import PublishRecord
+from storage.dkg.interface import DkgError, DkgValidationError
+from storage.dkg.remote import RemoteDkg
+from storage.dkg.remote_publish import CONTENT_HASH_IRI
+from storage.sql.db import make_engine
+from storage.sql.tables import PublishRecord
 from tests.replay import replay_server
 
 ASSET = {"@context": "https://schema.org/", "@type": "Claim", "name": "A supplies B"}
@@ -64,7 +65,7 @@ def node() -> Iterator[tuple[Node, RemoteDkg]]:
             url, private_key="0x" + "11" * 32, poll_interval_s=0.01, max_polls=3,
             request_timeout_s=5.0,
         )  # fmt: skip
-        dkg._writer = SimpleNamespace(asset=SimpleNamespace(create=fake.mint))
+        dkg._publisher._writer = SimpleNamespace(asset=SimpleNamespace(create=fake.mint))
         yield fake, dkg
 
 

@@ -11,14 +11,10 @@ from typing import Any
 import pytest
 
 from mining.names import normalise_name
-from storage.dkg_index import IndexEntry, build_index, entry_from_asset
-from storage.dkg_store import (
-    SEED_DIR,
-    UAL_PREFIX,
-    DkgQueryError,
-    DkgValidationError,
-    EmbeddedDkg,
-)
+from storage.dkg.embedded import SEED_DIR, EmbeddedDkg
+from storage.dkg.embedded_records import UAL_PREFIX
+from storage.dkg.interface import DkgQueryError, DkgValidationError
+from storage.dkg.label_index import IndexEntry, build_index, entry_from_asset
 
 COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"
 

@@ -10,10 +10,10 @@ import pytest
 from fpdf import FPDF
 from PIL import Image
 
-from storage.documents import UnreadableDocument, find_documents, read_document
-from storage.passages import Passage, split_passages
+from storage.corpus.documents import UnreadableDocument, find_documents, read_document
+from storage.corpus.passages import Passage, split_passages
 
-CORPUS_DIR = Path(__file__).resolve().parents[1] / "storage" / "corpus"
+CORPUS_DIR = Path(__file__).resolve().parents[1] / "storage" / "corpus" / "shipped"
 PDF_SENTENCE = "The Quokkastone brine field doubled its output in March 2024."
 
 

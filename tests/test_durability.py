@@ -17,9 +17,9 @@ from temporalio.client import Client
 from contracts.run import MiningRequest, Phase
 from kminer.config import Settings
 from kminer.worker import connect
-from storage.db import make_engine
-from storage.dkg_store import EmbeddedDkg
-from storage.tables import AuditEvent, PublishRecord
+from storage.dkg.embedded import EmbeddedDkg
+from storage.sql.db import make_engine
+from storage.sql.tables import AuditEvent, PublishRecord
 from temporal_client.runs import start_run
 from tests.test_review import local_activity_type
 from workflows.mining import MiningWorkflow

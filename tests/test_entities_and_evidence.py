@@ -9,8 +9,8 @@ import pytest
 
 from mining.entities import EntityResolver, merge_aliases, new_entity_id
 from mining.evidence import DkgCorroborator, same_end
-from storage.dkg_index import LabelIndex, build_index, entry_from_asset
-from storage.dkg_store import SEED_DIR, EmbeddedDkg
+from storage.dkg.embedded import SEED_DIR, EmbeddedDkg
+from storage.dkg.label_index import LabelIndex, build_index, entry_from_asset
 
 PREFIX = "did:dkg:otp:2043/0x5cac41237127f94c2d21dae0b14bfefa99880630/"
 

@@ -12,7 +12,7 @@ from api.limits import MAX_JSON_DEPTH, json_depth
 from kminer.stack import Stack
 from mining.jsonld import MAX_DEPTH
 from mining.jsonld import nesting_depth as jsonld_depth
-from storage.sparql_guard import MAX_QUERY_DEPTH, nesting_depth, strip_ignorable
+from storage.dkg.sparql_guard import MAX_QUERY_DEPTH, nesting_depth, strip_ignorable
 from tests.test_review import start_reviewed_run
 
 

@@ -8,7 +8,7 @@ import httpx
 from sqlmodel import Session, select
 
 from kminer.stack import Stack
-from storage.tables import AuditEvent
+from storage.sql.tables import AuditEvent
 
 NOTE = "/api/memory/battery_metals/validation-rules"
 

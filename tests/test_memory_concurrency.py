@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from storage.db import make_engine
-from storage.memory_repo import MemoryRepository
+from storage.sql.db import make_engine
+from storage.sql.memory_repo import MemoryRepository
 from tests.postgres import POSTGRES_URL, postgres_answers
 
 WRITERS = 20
@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 WRITER = """
 import sys, time
 from pathlib import Path
-from storage.db import make_engine
-from storage.memory_repo import MemoryRepository
+from storage.sql.db import make_engine
+from storage.sql.memory_repo import MemoryRepository
 url, tag, i, barrier = sys.argv[1], sys.argv[2], int(sys.argv[3]), Path(sys.argv[4])
 repo = MemoryRepository(make_engine(url))
 repo.read(tag, "validation-rules")

@@ -13,8 +13,8 @@ from sqlalchemy.engine import Engine
 
 from activities.memory import MemoryActivities
 from contracts.tools import LoadNotesInput
-from storage.db import make_engine
-from storage.memory_repo import MemoryRepository
+from storage.sql.db import make_engine
+from storage.sql.memory_repo import MemoryRepository
 from tests.postgres import POSTGRES_URL, postgres_answers
 
 
@@ -114,7 +114,7 @@ def test_read_tags_gives_each_notes_content_and_only_the_asked_tags(engine: Engi
 
 
 def test_put_refuses_a_write_based_on_a_stale_read(engine: Engine) -> None:
-    from storage.memory_repo import StaleNoteError
+    from storage.sql.memory_repo import StaleNoteError
 
     repo = MemoryRepository(engine)
     tag = f"t{uuid.uuid4().hex[:8]}"

@@ -16,9 +16,9 @@ from temporalio.worker import Worker
 
 from kminer.config import Settings
 from kminer.worker import deepagents_plugin
-from storage.db import make_engine
-from storage.memory_backend import SqlMemoryBackend, note_key
-from storage.memory_repo import MemoryRepository
+from storage.sql.db import make_engine
+from storage.sql.memory_backend import SqlMemoryBackend, note_key
+from storage.sql.memory_repo import MemoryRepository
 from tests.memory_route_workflow import MemoryRouteWorkflow
 
 NOTE = "/memories/knowledge/supply_chain/discovery-notes.md"

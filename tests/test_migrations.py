@@ -17,10 +17,10 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel
 
-from storage.audit_log import AuditLog
-from storage.db import make_engine
-from storage.migrate import _config, current_revision, head_revision
-from storage.tables import AuditEvent, MemoryNote
+from storage.sql.audit_log import AuditLog
+from storage.sql.db import make_engine
+from storage.sql.migrate import _config, current_revision, head_revision
+from storage.sql.tables import AuditEvent, MemoryNote
 from tests.postgres import fresh_postgres_database, postgres_answers
 
 KMINER = str(Path(sys.executable).with_name("kminer"))

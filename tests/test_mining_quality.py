@@ -13,7 +13,7 @@ from fpdf import FPDF
 from contracts.run import KnowledgeMinerResponse, MiningRequest, Phase
 from kminer.config import Settings
 from kminer.stack import embedded_stack
-from storage.corpus_index import CorpusIndex
+from storage.corpus.index import CorpusIndex
 from temporal_client.runs import start_run
 
 PDF_FACT = (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage.note_view import MIN_NOTE_CHARS, _cut, note_view
+from storage.sql.note_view import MIN_NOTE_CHARS, _cut, note_view
 
 HEAD = "# Discovery Notes - supply_chain\n\nPrefer primary sources.\n\n"
 

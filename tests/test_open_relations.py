@@ -195,7 +195,7 @@ def test_every_document_of_every_shared_set_is_read_within_budget(tmp_path: Path
     from contracts.tools import SourceDocument
     from mining.extraction import READING_BUDGET_S, read_statements
     from mining.nlp import resolver_for
-    from storage.corpus_index import CorpusIndex
+    from storage.corpus.index import CorpusIndex
 
     resolver = resolver_for([])
     for set_dir in sorted(p for p in SHARED_SETS.iterdir() if (p / "docs").is_dir()):

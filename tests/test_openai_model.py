@@ -13,8 +13,8 @@ from temporalio.worker import Worker
 from kminer.config import Settings
 from kminer.model_provider import build_model_provider
 from kminer.worker import deepagents_plugin
-from storage.db import make_engine
-from storage.memory_repo import MemoryRepository
+from storage.sql.db import make_engine
+from storage.sql.memory_repo import MemoryRepository
 from tests.fake_openai import FIXTURES, ServeFakeOpenAi
 from tests.memory_route_workflow import MemoryRouteWorkflow
 

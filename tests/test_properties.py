@@ -21,7 +21,12 @@ from contracts.run import (
     thread_id_for,
 )
 from mining.jsonld import MAX_DEPTH, canonical_json, content_hash, jsonld_problem, validate_asset
-from storage.sparql_guard import MAX_QUERY_CHARS, MAX_QUERY_DEPTH, SparqlRefused, parse_read_query
+from storage.dkg.sparql_guard import (
+    MAX_QUERY_CHARS,
+    MAX_QUERY_DEPTH,
+    SparqlRefused,
+    parse_read_query,
+)
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TAG_CHARS = string.ascii_letters + string.digits + "_#- \t\n" + "İıKſ\u212a\u0130ß€\x00"

@@ -18,9 +18,10 @@ from contracts.tools import PublishArgs
 from contracts.tools import PublishResult as Published
 from kminer.worker import activities_for, connect, open_services
 from mining.jsonld import content_hash
-from storage.db import make_engine
-from storage.dkg_store import DkgError, DkgValidationError, EmbeddedDkg, PublishResult
-from storage.tables import PublishRecord
+from storage.dkg.embedded import EmbeddedDkg
+from storage.dkg.interface import DkgError, DkgValidationError, PublishResult
+from storage.sql.db import make_engine
+from storage.sql.tables import PublishRecord
 from temporal_client.runs import start_run
 from tests.postgres import fresh_postgres_database, postgres_answers
 from tests.test_review import wait_for_review

@@ -22,7 +22,7 @@ from contracts.research import GatherResult, ResearchConfig, ResearchTaskStatus
 from contracts.run import MiningRequest, Phase, Workspace
 from kminer.config import Settings
 from kminer.worker import Services, build_worker, connect, open_services
-from storage.tables import ResearchRun
+from storage.sql.tables import ResearchRun
 from temporal_client.runs import start_run
 from workflows.mining import MiningWorkflow
 

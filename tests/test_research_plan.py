@@ -24,7 +24,7 @@ from contracts.research import (
 from contracts.run import MiningRequest
 from kminer.config import ConfigError, research_from_env
 from mining.nlp import Resolver
-from storage.dkg_store import SEED_DIR, EmbeddedDkg
+from storage.dkg.embedded import SEED_DIR, EmbeddedDkg
 from workflows.research_synthesis import merged
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"

@@ -9,8 +9,8 @@ from sqlmodel import Session, select
 
 from activities.common import Auditor, run_tool
 from contracts.tools import MAX_TOOL_RESULT_CHARS
-from storage.db import make_engine
-from storage.tables import AuditEvent, Blob
+from storage.sql.db import make_engine
+from storage.sql.tables import AuditEvent, Blob
 
 
 def test_a_large_answer_is_capped_and_the_rest_is_kept_as_a_blob(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import pytest
 from activities.common import Auditor
 from activities.validation import ValidationActivities
 from contracts.tools import ScoreArgs
-from storage.dkg_store import EmbeddedDkg
+from storage.dkg.embedded import EmbeddedDkg
 
 PREFIX = "did:dkg:otp:2043/0x5cac41237127f94c2d21dae0b14bfefa99880630/"
 ALBEMARLE = PREFIX + "193"  # 500,000 TRAC, foundingDate 1994

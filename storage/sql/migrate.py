@@ -1,4 +1,4 @@
-"""Schema migrations (Alembic, `storage/migrations/`): upgrade to head, read the revision.
+"""Schema migrations (Alembic, `storage/sql/migrations/`): upgrade to head, read the revision.
 
 Every process that opens the database (`kminer up`, `kminer api`, `kminer worker`,
 `kminer db upgrade`) upgrades it first; many starting at once take turns (a Postgres

@@ -22,7 +22,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from storage.corpus_models import (
+from storage.corpus.documents import ParsedDoc, UnreadableDocument, find_documents, read_document
+from storage.corpus.models import (
     _BODY_WEIGHT,
     _HIT_COLUMNS,
     _PASSAGE_ID,
@@ -36,9 +37,7 @@ from storage.corpus_models import (
     _PathState,
     fts_query,
 )
-from storage.documents import ParsedDoc, UnreadableDocument, find_documents, read_document
-from storage.documents import parse_document as parse_document  # re-exported for older callers
-from storage.passages import split_passages
+from storage.corpus.passages import split_passages
 
 
 def _hit(row: Sequence, score: float) -> SearchHit:

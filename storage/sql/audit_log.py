@@ -11,7 +11,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from storage.tables import AuditEvent
+from storage.sql.tables import AuditEvent
 
 
 def args_hash(args: Any) -> str:

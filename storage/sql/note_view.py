@@ -1,7 +1,7 @@
 """What a run reads of a memory note: all of it while it is short, else its head and its
 latest run sections.
 
-A note gains a section every run (`## Run <id> (<step>)`, storage/memory_repo.py) and is
+A note gains a section every run (`## Run <id> (<step>)`, storage/sql/memory_repo.py) and is
 never trimmed: it is the domain's durable record, read whole through the memory API and
 the UI. A run, though, carries what it reads into every task of its agents, into its
 research sub-questions and into its history; a note that grew for a year would be sent
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-# How a run's section of a note begins (storage/memory_repo.py writes it).
+# How a run's section of a note begins (storage/sql/memory_repo.py writes it).
 RUN_HEADING = "## Run "
 RUN_SECTION = re.compile("^" + re.escape(RUN_HEADING), re.MULTILINE)
 # About the last fifteen runs' discovery notes (a run adds 400 to 600 characters).

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from storage.dkg_store import EmbeddedDkg
+from storage.dkg.embedded import EmbeddedDkg
 
 if TYPE_CHECKING:
-    from storage.dkg_remote import RemoteDkg
+    from storage.dkg.remote import RemoteDkg
 
 
 class DkgSnapshotReader:
@@ -47,7 +47,7 @@ def open_dkg(dkg_node_url: str | None, data_dir: Path, seed_dir: Path) -> Embedd
     """
     if dkg_node_url and dkg_node_url.strip():
         # Imported here so embedded setups never load the SDK (web3, pandas: seconds).
-        from storage.dkg_remote import RemoteDkg
+        from storage.dkg.remote import RemoteDkg
 
         return RemoteDkg(dkg_node_url.strip())
     dkg = EmbeddedDkg(Path(data_dir) / "dkg")

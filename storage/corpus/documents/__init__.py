@@ -12,9 +12,9 @@ import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from storage.documents.html import read_html
-from storage.documents.pdf import read_pdf
-from storage.documents.text import (
+from storage.corpus.documents.html import read_html
+from storage.corpus.documents.pdf import read_pdf
+from storage.corpus.documents.text import (
     ParsedDoc,
     UnreadableDocument,
     parse_document,

@@ -8,7 +8,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from storage.tables import Blob, ResearchRun
+from storage.sql.tables import Blob, ResearchRun
 
 MAX_CANDIDATES = 200
 

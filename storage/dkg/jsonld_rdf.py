@@ -5,6 +5,21 @@ as a context string or an `@vocab`, optional prefix mappings, nested nodes with
 or without `@id`, lists, value objects and plain JSON scalars. Fetching contexts
 over the network would make publishing slow and non-deterministic, so any other
 context is refused instead of guessed.
+
+Why this is hand-written rather than pyoxigraph's own JSON-LD parser
+(`pyoxigraph.parse(..., format=RdfFormat.JSON_LD)`, tried with pyoxigraph 0.5.13):
+the library refuses remote contexts as wanted ("No LoadDocumentCallback has been set
+to load remote contexts"), which also refuses every asset written with
+`"@context": "https://schema.org/"` (all the seed data), so the context has to be
+rewritten inline (`@vocab` plus the prefixes of `mining.jsonld.Context`) and the
+subject given as `@id` first. With that, the 289 seed assets give the same triples,
+but `tests/test_dkg_store.py::test_invalid_assets_are_refused[doc7-IRI]` fails: for
+`"url": {"@id": "not an iri"}` the library drops the triple silently (JSON-LD
+expansion ignores an invalid `@id`), so the asset would be published with data
+missing instead of refused with DkgValidationError. It would also write doubles in
+canonical form (`0.87` becomes `"8.7E-1"^^xsd:double`), changing the triples of the
+miner's own claims (their relevance and evidence scores), and turn `@list` into
+rdf:first/rdf:rest chains where this converter writes one triple per item.
 """
 
 from __future__ import annotations
@@ -14,15 +29,7 @@ from typing import Any
 
 from pyoxigraph import BlankNode, Literal, NamedNode, Quad
 
-from mining.jsonld import (  # noqa: F401  (re-exported: the store speaks JSON-LD)
-    SCHEMA,
-    XSD,
-    Context,
-    JsonLdError,
-    canonical_json,
-    content_hash,
-    validate_asset,
-)
+from mining.jsonld import XSD, Context, JsonLdError
 
 Value = str | int | float | bool | None
 

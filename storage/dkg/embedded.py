@@ -3,141 +3,49 @@
 Each asset lives in the named graph called by its UAL; its trust metadata
 (stake, publisher, publish time, update count, content hash, label) and the
 JSON-LD exactly as published live in the graph <did:dkg:metadata>, so both are
-reachable with plain SPARQL, as on a real DKG node.
+reachable with plain SPARQL, as on a real DKG node. What publishing writes is built
+by `storage.dkg.embedded_records`; this module owns the store: queries, reads,
+publishing, bulk loads, the label index and seeding.
 """
 
 from __future__ import annotations
 
 import gc
 import json
-import math
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from itertools import islice
 from pathlib import Path
 from typing import Any
-from typing import Literal as Kind
 
-from pydantic import BaseModel
-from pyoxigraph import (
-    Literal,
-    NamedNode,
-    Quad,
-    RdfFormat,
-    Store,
+from pyoxigraph import NamedNode, Quad, RdfFormat, Store
+
+from storage.dkg.embedded_records import (
+    JSONLD,
+    METADATA_GRAPH,
+    RDFS_LABEL,
+    dkg_term,
+    draft_asset,
+    split_seed_item,
 )
-
-from storage.dkg_index import IndexEntry, LabelIndex, Match, build_index, entry_from_asset
-from storage.jsonld_rdf import (
-    RDF_TYPE,
-    SCHEMA,
-    XSD,
-    JsonLdError,
-    Value,
-    canonical_json,
-    content_hash,
-    decimal_lexical,
-    jsonld_to_quads,
-    subject_iri,
-    term_value,
-    typed_literal,
-    validate_asset,
+from storage.dkg.interface import (
+    DKG_NS,
+    PREFIXES,
+    AssetMetadata,
+    DkgError,
+    DkgQueryError,
+    DkgValidationError,
+    DuplicateMatch,
+    PublishResult,
+    RelatedAsset,
+    SparqlResult,
 )
-from storage.sparql_guard import SparqlRefused, parse_read_query, result_shape
+from storage.dkg.jsonld_rdf import Value, term_value
+from storage.dkg.label_index import IndexEntry, LabelIndex, build_index, entry_from_asset
+from storage.dkg.sparql_guard import SparqlRefused, parse_read_query, result_shape
 
-CHAIN = "otp:2043"
-CONTRACT = "0x5cac41237127f94c2d21dae0b14bfefa99880630"
-UAL_PREFIX = f"did:dkg:{CHAIN}/{CONTRACT}/"
-DKG_NS = "https://ontology.origintrail.io/dkg/1.0#"
-RDFS_LABEL = NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
-METADATA_GRAPH = NamedNode("did:dkg:metadata")
 SEED_DIR = Path(__file__).parent / "seed"
-PREFIXES = {
-    "schema": SCHEMA,
-    "dkg": DKG_NS,
-    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
-    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
-    "xsd": XSD,
-}
-
-
-def _dkg(local: str) -> NamedNode:
-    return NamedNode(DKG_NS + local)
-
-
-JSONLD = _dkg("jsonld")  # the metadata predicate holding an asset's JSON-LD text
-
-
-class DkgError(Exception):
-    """Base class of the embedded DKG's errors."""
-
-
-class DkgQueryError(DkgError):
-    pass
-
-
-class DkgValidationError(DkgError):
-    pass
-
-
-class DkgNotFound(DkgError):
-    pass
-
-
-class SparqlResult(BaseModel):
-    kind: Kind["select", "ask", "construct", "describe"]
-    variables: list[str] = []
-    rows: list[dict[str, Value]] = []
-    boolean: bool | None = None
-    truncated: bool = False
-
-
-# What a SPARQL answer shows a person (CLI, API): the rows and how complete they are.
-SPARQL_ANSWER = {"rows", "boolean", "truncated"}
-
-
-class AssetMetadata(BaseModel):
-    ual: str
-    tokenId: int
-    stakeAmount: float
-    publisher: str
-    publishTime: str
-    updateCount: int
-    domain: str | None = None
-    label: str | None = None
-
-
-class PublishResult(BaseModel):
-    ual: str
-    created: bool
-
-
-class RelatedAsset(BaseModel):
-    ual: str
-    label: str
-    type: str
-    score: float
-    stakeAmount: float
-
-    @classmethod
-    def from_match(cls, match: Match, stake: float | None = None) -> RelatedAsset:
-        """`stake` overrides the index's when the caller knows better (or knows nothing)."""
-        entry = match.entry
-        return cls(
-            ual=entry.ual,
-            label=entry.label,
-            type=entry.type,
-            score=round(match.score, 4),
-            stakeAmount=entry.stake if stake is None else stake,
-        )
-
-
-class DuplicateMatch(BaseModel):
-    ual: str
-    reason: str
 
 
 class EmbeddedDkg:
@@ -275,9 +183,9 @@ class EmbeddedDkg:
         if self._hash_to_ual is None:
             hashes: dict[str, str] = {}
             top = 0
-            for q in self._s.quads_for_pattern(None, _dkg("contentHash"), None, METADATA_GRAPH):
+            for q in self._s.quads_for_pattern(None, dkg_term("contentHash"), None, METADATA_GRAPH):
                 hashes[q.object.value] = q.subject.value
-            for q in self._s.quads_for_pattern(None, _dkg("tokenId"), None, METADATA_GRAPH):
+            for q in self._s.quads_for_pattern(None, dkg_term("tokenId"), None, METADATA_GRAPH):
                 top = max(top, int(q.object.value))
             self._hash_to_ual, self._next_token = hashes, top + 1
         return self._hash_to_ual
@@ -297,7 +205,7 @@ class EmbeddedDkg:
         publish_time: str | None = None,
         update_count: int = 0,
     ) -> PublishResult:
-        draft = _draft(
+        draft = draft_asset(
             asset,
             publisher=publisher,
             stake_amount=stake_amount,
@@ -347,8 +255,8 @@ class EmbeddedDkg:
         quads: list[Quad] = []
         entries: list[IndexEntry] = []
         for item in chunk:
-            asset, kwargs = _item_args(item)
-            draft = _draft(asset, **kwargs)
+            asset, kwargs = split_seed_item(item)
+            draft = draft_asset(asset, **kwargs)
             if draft.digest in hashes or draft.digest in minted:
                 continue
             ual, asset_quads, entry = draft.records(token)
@@ -369,15 +277,15 @@ class EmbeddedDkg:
 
     def _label_index(self) -> LabelIndex:
         if self._index is None:
-            stakes = {
-                q.subject.value: float(q.object.value)
-                for q in self._s.quads_for_pattern(None, _dkg("stakeAmount"), None, METADATA_GRAPH)
-            }
+            stake_quads = self._s.quads_for_pattern(
+                None, dkg_term("stakeAmount"), None, METADATA_GRAPH
+            )
+            stakes = {q.subject.value: float(q.object.value) for q in stake_quads}
             self._index = build_index(
                 entry_from_asset(
                     q.subject.value, json.loads(q.object.value), stakes.get(q.subject.value, 0.0)
                 )
-                for q in self._s.quads_for_pattern(None, _dkg("jsonld"), None, METADATA_GRAPH)
+                for q in self._s.quads_for_pattern(None, dkg_term("jsonld"), None, METADATA_GRAPH)
             )
         return self._index
 
@@ -416,7 +324,7 @@ class EmbeddedDkg:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         created = 0
         for item in data if isinstance(data, list) else [data]:
-            asset, kwargs = _item_args(item)
+            asset, kwargs = split_seed_item(item)
             created += int(self.publish(asset, **kwargs).created)
         return created
 
@@ -426,103 +334,3 @@ class EmbeddedDkg:
     def ensure_seeded(self, seed_dir: Path = SEED_DIR) -> int:
         with self._lock:
             return 0 if self.count_assets() else self.load_seed_dir(seed_dir)
-
-
-def _item_args(item: Any) -> tuple[Any, dict[str, Any]]:
-    """The asset of a seed item and the `publish` keyword arguments of its metadata."""
-    asset = item.get("asset", item) if isinstance(item, dict) else item
-    meta = item.get("metadata", {}) if isinstance(item, dict) and "asset" in item else {}
-    return asset, {
-        "publisher": str(meta.get("publisher") or "0x" + "0" * 40),
-        "stake_amount": float(meta.get("stakeAmount", 0.0)),
-        "domain": meta.get("domain"),
-        "publish_time": meta.get("publishTime"),
-        "update_count": int(meta.get("updateCount", 0)),
-    }
-
-
-@dataclass(frozen=True)
-class _Draft:
-    """A validated asset and its publish metadata, not yet given a token."""
-
-    asset: dict[str, Any]
-    digest: str
-    publisher: str
-    stake_amount: float
-    domain: str | None
-    when: str
-    update_count: int
-
-    def records(self, token: int) -> tuple[str, list[Quad], IndexEntry]:
-        """The UAL for `token`, every quad to store (asset graph + metadata), its index entry."""
-        ual = f"{UAL_PREFIX}{token}"
-        try:
-            subject = NamedNode(subject_iri(self.asset, ual))
-            quads = jsonld_to_quads(self.asset, subject, NamedNode(ual))
-        except (JsonLdError, ValueError) as exc:
-            raise DkgValidationError(f"asset cannot be converted to RDF: {exc}") from exc
-        entry = entry_from_asset(ual, self.asset, self.stake_amount)
-        meta: list[tuple[str, NamedNode | Literal]] = [
-            ("tokenId", typed_literal(str(token), "integer")),
-            ("stakeAmount", typed_literal(decimal_lexical(self.stake_amount), "decimal")),
-            ("publisher", Literal(self.publisher)),
-            ("publishTime", typed_literal(self.when, "dateTime")),
-            ("updateCount", typed_literal(str(int(self.update_count)), "integer")),
-            ("contentHash", Literal(self.digest)),
-            ("jsonld", Literal(canonical_json(self.asset))),
-            ("subject", subject),
-        ]
-        if self.domain:
-            meta.append(("domain", Literal(self.domain)))
-        node = NamedNode(ual)
-        quads += [Quad(node, _dkg(k), v, METADATA_GRAPH) for k, v in meta]
-        quads.append(Quad(node, RDF_TYPE, _dkg("KnowledgeAsset"), METADATA_GRAPH))
-        if entry.names:
-            quads.append(Quad(node, RDFS_LABEL, Literal(entry.label), METADATA_GRAPH))
-        return ual, quads, entry
-
-
-def _draft(
-    asset: Any,
-    *,
-    publisher: str,
-    stake_amount: float,
-    domain: str | None,
-    publish_time: str | None,
-    update_count: int,
-) -> _Draft:
-    """Validate an asset for publishing (same checks and order as always) and hash it."""
-    _validate(asset, publisher, stake_amount)
-    when = _iso_time(publish_time)
-    return _Draft(
-        asset=asset,
-        digest=content_hash(asset),
-        publisher=publisher,
-        stake_amount=stake_amount,
-        domain=domain,
-        when=when,
-        update_count=update_count,
-    )
-
-
-def _iso_time(value: str | None) -> str:
-    if value is None:
-        return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-    try:
-        parsed = datetime.fromisoformat(value)
-    except ValueError as exc:
-        raise DkgValidationError(f"publish_time is not an ISO 8601 date-time: {value!r}") from exc
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed.isoformat().replace("+00:00", "Z")
-
-
-def _validate(asset: object, publisher: str, stake: float) -> None:
-    try:
-        validate_asset(asset)
-    except JsonLdError as exc:
-        raise DkgValidationError(str(exc)) from exc
-    if not isinstance(publisher, str) or not publisher.strip():
-        raise DkgValidationError("publisher must be a non-empty address string")
-    if not math.isfinite(stake) or stake < 0:
-        raise DkgValidationError("stake_amount must be a finite number >= 0")

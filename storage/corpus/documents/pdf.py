@@ -15,7 +15,12 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from storage.documents.text import ParsedDoc, UnreadableDocument, date_from_match, title_from_text
+from storage.corpus.documents.text import (
+    ParsedDoc,
+    UnreadableDocument,
+    date_from_match,
+    title_from_text,
+)
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
 

@@ -16,7 +16,7 @@ from deepagents.backends import StateBackend
 from deepagents.backends.protocol import DeleteResult, EditResult, WriteResult
 
 from contracts.run import NOTE_NAMES, TAG_PATTERN
-from storage.memory_repo import MemoryRepository, StaleNoteError
+from storage.sql.memory_repo import MemoryRepository, StaleNoteError
 
 # Paths arrive with the route prefix stripped: /knowledge/<tag>/<note>.md
 NOTE_PATH = re.compile(r"^/knowledge/([^/]+)/([^/]+)\.md$")

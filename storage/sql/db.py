@@ -6,8 +6,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import create_engine
 
-from storage import tables  # noqa: F401  (registers the tables on SQLModel.metadata)
-from storage.migrate import upgrade
+from storage.sql import tables  # noqa: F401  (registers the tables on SQLModel.metadata)
+from storage.sql.migrate import upgrade
 
 
 def make_engine(url: str, *, migrate: bool = True) -> Engine:

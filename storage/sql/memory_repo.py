@@ -11,8 +11,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from contracts.run import NOTE_NAMES, memory_path
-from storage.note_view import RUN_HEADING, note_view
-from storage.tables import MemoryAppend, MemoryNote, utcnow
+from storage.sql.note_view import RUN_HEADING, note_view
+from storage.sql.tables import MemoryAppend, MemoryNote, utcnow
 
 NOTE_TITLES = {
     "discovery-notes": "Discovery Notes",
@@ -72,7 +72,7 @@ class MemoryRepository:
 
     def read_tags(self, tags: list[str], limit: int | None = None) -> dict[str, str]:
         """Path -> content for every note of the given tags (missing notes are empty);
-        with `limit`, each note as a run reads it (storage/note_view.py)."""
+        with `limit`, each note as a run reads it (storage/sql/note_view.py)."""
         notes = {memory_path(tag, name): "" for tag in tags for name in NOTE_NAMES}
         query = sa_select(MemoryNote.domain_tag, MemoryNote.name, MemoryNote.content).where(
             col(MemoryNote.domain_tag).in_(tags)
