@@ -29,8 +29,8 @@ from ag_ui.core import (
 )
 from pydantic import TypeAdapter
 
-from api import events as events_route
-from api.events_stream import Cursor, json_patch
+from api.ag_ui_events import Cursor, json_patch
+from api.routes import run_events as events_route
 from kminer.config import Settings
 from kminer.stack import Stack
 from workflows.mining import MiningWorkflow

@@ -1,7 +1,7 @@
 """`GET /api/runs/{id}/events`: a run's live workspace as Server-Sent Events in AG-UI.
 
 The stream polls the workflow's `workspace` query (every `POLL_SECONDS`) and sends what
-changed as AG-UI events (`api/events_stream.py` says which and when): `RUN_STARTED`,
+changed as AG-UI events (`api/ag_ui_events.py` says which and when): `RUN_STARTED`,
 a `STATE_SNAPSHOT` of the workspace, then `STATE_DELTA` JSON Patches, steps per phase
 and per subagent, the tool calls the workspace shows, `CUSTOM` events for review
 requests, decisions and published assets, and finally `RUN_FINISHED` (the run
@@ -35,10 +35,9 @@ from fastapi.responses import StreamingResponse
 from temporalio.client import WorkflowFailureError, WorkflowHandle
 from temporalio.service import RPCError, RPCStatusCode
 
+from api.ag_ui_events import TERMINAL_PHASES, Cursor, Emitted, EventTracker
 from api.auth import Miner
-from api.deps import RUN_RPC_TIMEOUT, TemporalClient, rpc_http_error
-from api.events_stream import TERMINAL_PHASES, Cursor, Emitted, EventTracker
-from api.runs import owned
+from api.deps import RUN_RPC_TIMEOUT, TemporalClient, owned, rpc_http_error
 from api.workspace_reads import WorkspaceReader
 
 POLL_SECONDS = 0.3
