@@ -1,4 +1,5 @@
-"""Shared FastAPI dependencies: the Temporal client and the worker-side services."""
+"""Shared FastAPI dependencies: the Temporal client, the worker-side services, and the
+handle of a run the caller may see."""
 
 from __future__ import annotations
 
@@ -6,8 +7,11 @@ from datetime import timedelta
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
-from temporalio.client import Client
+from temporalio.client import Client, WorkflowHandle
 from temporalio.service import RPCError, RPCStatusCode
+
+from api.auth import Principal
+from contracts.run import PRINCIPAL_MEMO
 
 # How long the API waits on one call into a run (query, describe, result) before giving up.
 RUN_RPC_TIMEOUT = timedelta(seconds=10)
@@ -35,3 +39,21 @@ def rpc_http_error(exc: RPCError, run_id: str) -> HTTPException:
 
 TemporalClient = Annotated[Client, Depends(temporal)]
 Services = Annotated[Any, Depends(services)]
+
+
+async def owned(client: TemporalClient, run_id: str, who: Principal) -> WorkflowHandle:
+    """The run's handle, if `who` may see it (404 otherwise: not even its existence).
+
+    A `miner` sees only the runs it started (the run's memo names its principal); a
+    `reviewer` or `admin` sees all of them.
+    """
+    handle = client.get_workflow_handle(run_id)
+    if who.at_least("reviewer"):
+        return handle
+    try:
+        memo = await (await handle.describe()).memo()
+    except RPCError as exc:
+        raise rpc_http_error(exc, run_id) from exc
+    if memo.get(PRINCIPAL_MEMO) != who.sub:
+        raise HTTPException(404, f"run {run_id} not found")
+    return handle

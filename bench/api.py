@@ -9,7 +9,7 @@ temporary data dir, starts one run with review required and waits for REVIEW. Th
       (a workflow query answered by the worker); p50/p95/max latency and throughput;
   (b) one client follows `GET /api/runs/{id}/events` while the benchmark decides
       candidates one at a time; the delay is from sending a decision to receiving
-      its `CUSTOM decision` event (the stream polls the workspace, see api/events.py).
+      its `CUSTOM decision` event (the stream polls the workspace, see api/routes/run_events.py).
 
 Figures go to bench/results.json under `api`. A benchmark, not a test: exit 0 unless
 the stack cannot start.

@@ -37,21 +37,21 @@ code cost nothing in Temporal would take about direct + trivial_min_s:
 the measured runs' histories (as bench/history.py counts them). Figures go to
 bench/results.json under `overhead`, and `overhead_ratio` at the top (target ≤ 1.2).
 A benchmark: it always exits 0 and says PASS/FAIL.
+
+The run through Temporal is recorded by bench/overhead_recording.py; the direct path is
+bench/overhead_direct.py.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import copy
-import inspect
 import statistics
 import sys
 import tempfile
 import time
 import warnings
-from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -60,263 +60,20 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 warnings.filterwarnings("ignore", message=".*allowed_objects.*")
 
-from temporalio import activity  # noqa: E402
 from temporalio.client import Client  # noqa: E402
-from temporalio.testing import ActivityEnvironment  # noqa: E402
-from temporalio.worker import (  # noqa: E402
-    ActivityInboundInterceptor,
-    ExecuteActivityInput,
-    Interceptor,
-    UnsandboxedWorkflowRunner,
-    Worker,
-)
+from temporalio.worker import UnsandboxedWorkflowRunner, Worker  # noqa: E402
 
 from bench.ceiling import TrivialWorkflow, noop  # noqa: E402
-from bench.history import measure_run  # noqa: E402
-from bench.procs import fresh_settings, in_process_worker  # noqa: E402
+from bench.overhead_direct import DirectAgents, direct, replay  # noqa: E402
+from bench.overhead_recording import through_temporal  # noqa: E402
+from bench.procs import fresh_settings  # noqa: E402
 from bench.results_file import record  # noqa: E402
-from contracts.run import MiningRequest, Phase, Usage, memory_tags  # noqa: E402
-from contracts.tools import TOOL_ARGS  # noqa: E402
 from kminer.config import Settings  # noqa: E402
 from kminer.devserver import DevServer  # noqa: E402
-from kminer.worker import Services, activities_for, connect, open_services  # noqa: E402
-from storage.sql.memory_backend import SqlMemoryBackend  # noqa: E402
-from storage.sql.memory_repo import MemoryRepository  # noqa: E402
-from temporal_client.runs import start_run  # noqa: E402
-from workflows import prompts  # noqa: E402
-from workflows.agent_graphs import (  # noqa: E402
-    RUN_SCOPE,
-    RunScope,
-    deep_agent,
-    scoped_ledger,
-    shared_backend,
-)
-from workflows.agent_tools import ToolRouting, activity_tools  # noqa: E402
-from workflows.agents.policy import RulesPolicyModel  # noqa: E402
-from workflows.candidate_refs import CandidateLedger  # noqa: E402
-from workflows.subagents import SubagentRunner, recursion_limit  # noqa: E402
-from workflows.usage import UsageCounter  # noqa: E402
+from kminer.worker import Services, open_services  # noqa: E402
 
-QUESTION = "Which suppliers of lithium carry geopolitical risk?"
-TAGS = ["supply_chain", "general_risk"]
 OVERHEAD_TARGET = 1.2
-TOOL_NAMES = frozenset(TOOL_ARGS)
 TRIVIAL_RUNS = 20
-
-
-@dataclass
-class Call:
-    name: str
-    local: bool
-    fn: Any
-    args: list[Any]
-
-
-@dataclass
-class Loop:
-    """One subagent loop of the run: what it was built and started from, and the span of
-    `Recorder.calls` its tools made (`first` to `end`)."""
-
-    role: str
-    prompt: str
-    tools: list[str]
-    subagent_tools: list[list[str]]
-    message: str
-    ledger: CandidateLedger
-    config: dict[str, Any]
-    first: int
-    end: int = -1
-
-
-@dataclass
-class Recording:
-    calls: list[Call] = field(default_factory=list)
-    loops: list[Loop] = field(default_factory=list)
-
-
-class Recorder(Interceptor):
-    """Every activity execution of the worker: its function and decoded arguments."""
-
-    def __init__(self) -> None:
-        self.recording = Recording()
-        self.calls = self.recording.calls
-
-    def intercept_activity(self, next: ActivityInboundInterceptor) -> ActivityInboundInterceptor:
-        calls = self.calls
-
-        class Recorded(ActivityInboundInterceptor):
-            async def execute_activity(self, input: ExecuteActivityInput) -> Any:
-                info = activity.info()
-                calls.append(Call(info.activity_type, info.is_local, input.fn, list(input.args)))
-                return await super().execute_activity(input)
-
-        return Recorded(next)
-
-
-class recording_loops:
-    """While open, `SubagentRunner._run` also notes each loop into `recording` (the bench's
-    in-process worker runs the workflow outside the sandbox, on these very classes)."""
-
-    def __init__(self, recording: Recording) -> None:
-        self.recording = recording
-        self.original = SubagentRunner._run
-
-    def __enter__(self) -> None:
-        original, recording = self.original, self.recording
-
-        async def run(runner: Any, role: str, prompt: str, tools: list[str], title: str,
-                      payload: dict[str, Any], subagents: Any = None) -> Any:  # fmt: skip
-            specs = subagents() if subagents else []
-            loop = Loop(
-                role=role, prompt=prompt, tools=list(tools),
-                subagent_tools=[[t.name for t in spec.get("tools", [])] for spec in specs],
-                message=prompts.task_message(title, payload),
-                ledger=copy.deepcopy(runner._ledger),
-                config={
-                    "recursion_limit": recursion_limit(runner._request),
-                    "configurable": {"thread_id": runner._request.threadId},
-                    "runId": runner._ws.runId,
-                    "tags": memory_tags(runner._request.domainTags),
-                },
-                first=len(recording.calls),
-            )  # fmt: skip
-            out = await original(runner, role, prompt, tools, title, payload, subagents)
-            loop.end = len(recording.calls)
-            recording.loops.append(loop)
-            return out
-
-        SubagentRunner._run = run  # type: ignore[method-assign]
-
-    def __exit__(self, *exc: Any) -> None:
-        SubagentRunner._run = self.original  # type: ignore[method-assign]
-
-
-async def through_temporal(
-    address: str, settings: Settings, services: Services
-) -> tuple[float, Recording, dict[str, Any]]:
-    client = await connect(settings, address, services.engine)
-    recorder = Recorder()
-    worker = in_process_worker(client, settings, services, recorder)
-    with recording_loops(recorder.recording):
-        async with worker:
-            request = MiningRequest(query=QUESTION, domainTags=TAGS, review="auto")
-            started = time.perf_counter()
-            handle = await start_run(client, settings.task_queue, request)
-            result = await handle.result()
-            seconds = time.perf_counter() - started
-    assert result.phase == Phase.COMPLETED, result.phase
-    return seconds, recorder.recording, await measure_run(handle)
-
-
-def activity_functions(settings: Settings, services: Services) -> dict[str, Any]:
-    """This data dir's activity functions by activity name."""
-    return {a.__temporal_activity_definition.name: a for a in activities_for(settings, services)}
-
-
-async def call(env: ActivityEnvironment, fn: Any, *args: Any) -> Any:
-    """One activity function called in an activity context, sync or async."""
-    out = env.run(fn, *args)
-    return await out if inspect.isawaitable(out) else out
-
-
-class DirectMemory:
-    """A run's `/memories/` operations on the SQL backend itself (what the plugin's
-    backend activity would call on the worker)."""
-
-    def __init__(self, backend: SqlMemoryBackend) -> None:
-        self.backend = backend
-
-    async def _dispatch(self, op: str, *args: Any, **kwargs: Any) -> Any:
-        out = getattr(self.backend, op)(*args, **kwargs)
-        return await out if inspect.isawaitable(out) else out
-
-
-class DirectAgents:
-    """The run's subagents without Temporal: built once per bench process, like a worker's
-    shared graphs, each tool call made on this data dir's activity functions."""
-
-    def __init__(self) -> None:
-        self.graphs: dict[str, Any] = {}
-        self.fns: dict[str, Any] = {}
-        self.made: Counter[str] = Counter()
-        self.env = ActivityEnvironment()
-
-    async def dispatch(self, name: str, args: Any, routing: ToolRouting) -> Any:
-        self.made[name] += 1
-        return await call(self.env, self.fns[name], args)
-
-    def graph(self, loop: Loop) -> Any:
-        graph = self.graphs.get(loop.role)
-        if graph is None:
-            tools = activity_tools(loop.tools, ledger=scoped_ledger, dispatch=self.dispatch)
-            specs = [
-                {**spec, "tools": activity_tools(names, dispatch=self.dispatch)}
-                for spec, names in zip(prompts.SUBAGENT_SPECS, loop.subagent_tools, strict=False)
-            ]
-            graph = deep_agent(
-                loop.role, RulesPolicyModel(), tools, loop.prompt, specs, shared_backend()
-            )
-            self.graphs[loop.role] = graph
-        return graph
-
-    async def run(self, loop: Loop, memory: MemoryRepository) -> None:
-        graph = self.graph(loop)
-        config = loop.config
-        backend = SqlMemoryBackend(memory, config["runId"], config["tags"])
-        scope = RUN_SCOPE.set(RunScope(copy.deepcopy(loop.ledger), DirectMemory(backend)))  # type: ignore[arg-type]
-        try:
-            await graph.ainvoke(
-                {"messages": [{"role": "user", "content": loop.message}]},
-                config={
-                    "recursion_limit": config["recursion_limit"],
-                    "configurable": config["configurable"],
-                    "callbacks": [UsageCounter(Usage())],
-                },
-            )
-        finally:
-            RUN_SCOPE.reset(scope)
-
-
-async def direct(
-    recording: Recording, agents: DirectAgents, settings: Settings, services: Services
-) -> float:
-    """The run again without Temporal, on a fresh data dir: its subagent loops run directly
-    and the rest of its recorded calls are replayed, all in the order the run made them."""
-    fresh = activity_functions(settings, services)
-    agents.fns = fresh
-    agents.made.clear()
-    memory = MemoryRepository(services.engine)
-    env = ActivityEnvironment()
-    calls = recording.calls
-    in_loops = {i for loop in recording.loops for i in range(loop.first, loop.end)}
-    starting: dict[int, list[Loop]] = {}
-    for loop in recording.loops:
-        starting.setdefault(loop.first, []).append(loop)
-    started = time.perf_counter()
-    for index in range(len(calls) + 1):
-        for loop in starting.get(index, []):
-            await agents.run(loop, memory)
-        if index < len(calls) and index not in in_loops:
-            made = calls[index]
-            await call(env, fresh.get(made.name, made.fn), *made.args)
-    seconds = time.perf_counter() - started
-    # The same tool calls as the run's loops (a check that the direct loops did its work).
-    ran = Counter(calls[i].name for i in in_loops if calls[i].name in TOOL_NAMES)
-    if ran != agents.made:
-        print(f"note: direct loops made {dict(agents.made)}, the run's loops {dict(ran)}")
-    return seconds
-
-
-async def replay(calls: list[Call], settings: Settings, services: Services) -> float:
-    """Every recorded call again, in order, without Temporal and without agent loops (the
-    direct path before 2026-11-25), on a fresh data dir."""
-    fresh = activity_functions(settings, services)
-    env = ActivityEnvironment()
-    started = time.perf_counter()
-    for made in calls:
-        # The plugin's memory activities are not among this data dir's: as run.
-        await call(env, fresh.get(made.name, made.fn), *made.args)
-    return time.perf_counter() - started
 
 
 async def trivial_runs(address: str, runs: int) -> list[float]:

@@ -48,7 +48,7 @@ async def cmd_up(args: argparse.Namespace) -> int:
             print(f"Temporal  {stack.temporal_address}", flush=True)
             print(f"API       {stack.api_url}  (healthz: {stack.api_url}/healthz)", flush=True)
             from api.auth import TokenIssuer, load_secret
-            from api.ui import sign_in_link
+            from api.routes.ui import sign_in_link
 
             token = TokenIssuer(load_secret(settings.data_dir)).mint("local-admin", "admin")
             if stack.api_url:
@@ -213,7 +213,7 @@ async def cmd_mcp(args: argparse.Namespace) -> int:
     """
     import getpass
 
-    from api.mcp import serve_stdio
+    from api.mcp.server import serve_stdio
     from kminer.stack import read_stack_file
     from kminer.worker import connect
 

@@ -2,112 +2,40 @@
 
 from __future__ import annotations
 
-import asyncio
-import copy
-import json
 import uuid
-from collections.abc import Callable
 from typing import Any
 
 import httpx
 import pytest
 from ag_ui.core import (
-    BaseEvent,
-    CustomEvent,
-    Event,
     EventType,
     RunErrorEvent,
     RunFinishedEvent,
     RunStartedEvent,
     StateDeltaEvent,
     StateSnapshotEvent,
-    StepFinishedEvent,
     StepStartedEvent,
-    ToolCallArgsEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
 )
-from pydantic import TypeAdapter
 
-from api import events as events_route
-from api.events_stream import Cursor, json_patch
+from api.ag_ui_events import Cursor
+from api.routes import run_events as events_route
 from kminer.config import Settings
 from kminer.stack import Stack
+from tests.ag_ui_stream import (
+    SseReader,
+    check_ids,
+    check_steps,
+    first_open_steps,
+    phase_of,
+    phase_steps,
+    rebuilt_state,
+    same_json,
+    tool_calls,
+)
 from workflows.mining import MiningWorkflow
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
-AG_UI_EVENT: TypeAdapter[Any] = TypeAdapter(Event)
 TIMEOUT = httpx.Timeout(30.0, read=90.0)
-RUN_SECONDS = 180
-
-
-# -- reading the stream ---------------------------------------------------------------
-
-
-class SseReader:
-    """Reads one SSE response in the background, each event parsed into its AG-UI model."""
-
-    def __init__(self, http: httpx.AsyncClient, path: str, headers: dict[str, str]) -> None:
-        self.received: list[tuple[str | None, BaseEvent]] = []
-        self.heartbeats = 0
-        self.status: int | None = None
-        self.content_type = ""
-        self._tick = asyncio.Event()
-        self._task = asyncio.create_task(self._read(http, path, headers))
-
-    async def _read(self, http: httpx.AsyncClient, path: str, headers: dict[str, str]) -> None:
-        try:
-            async with http.stream("GET", path, headers=headers) as response:
-                self.status = response.status_code
-                self.content_type = response.headers.get("content-type", "")
-                if response.status_code != 200:
-                    await response.aread()
-                    return
-                event_id: str | None = None
-                data: list[str] = []
-                async for line in response.aiter_lines():
-                    if line == "":
-                        if data:
-                            event = AG_UI_EVENT.validate_json("\n".join(data))
-                            self.received.append((event_id, event))
-                        event_id, data = None, []
-                    elif line.startswith(":"):
-                        self.heartbeats += 1
-                    elif line.startswith("id:"):
-                        event_id = line[3:].removeprefix(" ")
-                    elif line.startswith("data:"):
-                        data.append(line[5:].removeprefix(" "))
-                    self._tick.set()
-        finally:
-            self._tick.set()
-
-    @property
-    def events(self) -> list[BaseEvent]:
-        return [event for _, event in self.received]
-
-    def custom(self, name: str) -> list[CustomEvent]:
-        return [e for e in self.events if isinstance(e, CustomEvent) and e.name == name]
-
-    async def until(self, check: Callable[[], Any], timeout: float = RUN_SECONDS) -> None:
-        async def wait() -> None:
-            while True:
-                self._tick.clear()
-                if check():
-                    return
-                if self._task.done():
-                    self._task.result()
-                    raise AssertionError(f"the stream ended first: {self.events[-3:]}")
-                await self._tick.wait()
-
-        await asyncio.wait_for(wait(), timeout)
-
-    async def closed(self, timeout: float = RUN_SECONDS) -> None:
-        """The server ends the stream by itself."""
-        await asyncio.wait_for(asyncio.shield(self._task), timeout)
-
-    async def close(self) -> None:
-        self._task.cancel()
-        await asyncio.gather(self._task, return_exceptions=True)
 
 
 def events_path(run_id: str) -> str:
@@ -127,121 +55,6 @@ async def start(http: httpx.AsyncClient, review: str, headers: dict[str, str] | 
 async def final_workspace(stack: Stack, run_id: str) -> dict[str, Any]:
     handle = stack.client.get_workflow_handle(run_id)
     return (await handle.query(MiningWorkflow.workspace)).model_dump(mode="json")
-
-
-# -- checking what arrived ----------------------------------------------------------
-
-
-def apply_patch(document: Any, ops: list[dict[str, Any]]) -> Any:
-    """RFC 6902 add / remove / replace, strictly: a path that does not resolve fails."""
-    document = copy.deepcopy(document)
-    for op in ops:
-        kind, value = op["op"], copy.deepcopy(op.get("value"))
-        tokens = [t.replace("~1", "/").replace("~0", "~") for t in op["path"].split("/")[1:]]
-        if not tokens:
-            assert kind == "replace", op
-            document = value
-            continue
-        parent = document
-        for token in tokens[:-1]:
-            parent = parent[int(token)] if isinstance(parent, list) else parent[token]
-        last = tokens[-1]
-        if isinstance(parent, list):
-            index = len(parent) if last == "-" else int(last)
-            if kind == "add":
-                assert 0 <= index <= len(parent), op
-                parent.insert(index, value)
-            elif kind == "remove":
-                assert 0 <= index < len(parent), op
-                del parent[index]
-            elif kind == "replace":
-                assert 0 <= index < len(parent), op
-                parent[index] = value
-            else:
-                raise AssertionError(f"unexpected op {op}")
-        elif kind == "add":
-            parent[last] = value
-        elif kind == "remove":
-            del parent[last]
-        elif kind == "replace":
-            assert last in parent, op
-            parent[last] = value
-        else:
-            raise AssertionError(f"unexpected op {op}")
-    return document
-
-
-def rebuilt_state(events: list[BaseEvent]) -> Any:
-    """The snapshot with every later delta applied, in order."""
-    state: Any = None
-    for event in events:
-        if isinstance(event, StateSnapshotEvent):
-            state = copy.deepcopy(event.snapshot)
-        elif isinstance(event, StateDeltaEvent):
-            assert state is not None, "a delta before any snapshot"
-            state = apply_patch(state, [op.model_dump(by_alias=True) for op in event.delta])
-    return state
-
-
-def same_json(a: Any, b: Any) -> bool:
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-
-
-def phase_steps(events: list[BaseEvent]) -> list[str]:
-    return [
-        e.step_name
-        for e in events
-        if isinstance(e, StepStartedEvent) and not e.step_name.startswith("agent:")
-    ]
-
-
-def phase_of(events: list[BaseEvent], event: BaseEvent) -> str | None:
-    """The phase step open when `event` arrived."""
-    phase = None
-    for earlier in events[: events.index(event)]:
-        if isinstance(earlier, StepStartedEvent) and not earlier.step_name.startswith("agent:"):
-            phase = earlier.step_name
-        elif isinstance(earlier, StepFinishedEvent) and earlier.step_name == phase:
-            phase = None
-    return phase
-
-
-def check_steps(events: list[BaseEvent], resumed_open: tuple[str, ...] = ()) -> None:
-    """Steps pair up, phases never overlap, and subagent steps sit inside a phase."""
-    open_steps = list(resumed_open)
-    for event in events:
-        if isinstance(event, StepStartedEvent):
-            assert event.step_name not in open_steps, event
-            phases_open = [s for s in open_steps if not s.startswith("agent:")]
-            if event.step_name.startswith("agent:"):
-                assert len(phases_open) == 1, (event, open_steps)
-            else:
-                assert not open_steps, (event, open_steps)
-            open_steps.append(event.step_name)
-        elif isinstance(event, StepFinishedEvent):
-            assert event.step_name in open_steps, (event, open_steps)
-            open_steps.remove(event.step_name)
-        elif isinstance(event, RunFinishedEvent | RunErrorEvent):
-            assert not open_steps, open_steps
-
-
-def tool_calls(events: list[BaseEvent]) -> list[tuple[ToolCallStartEvent, dict[str, Any]]]:
-    """Every call as START, ARGS, END in a row with one id; its parsed arguments."""
-    calls = []
-    for i, event in enumerate(events):
-        if isinstance(event, ToolCallStartEvent):
-            args, end = events[i + 1], events[i + 2]
-            assert isinstance(args, ToolCallArgsEvent) and isinstance(end, ToolCallEndEvent)
-            assert args.tool_call_id == end.tool_call_id == event.tool_call_id
-            calls.append((event, json.loads(args.delta)))
-    assert len(calls) == sum(isinstance(e, ToolCallEndEvent) for e in events)
-    return calls
-
-
-def check_ids(received: list[tuple[str | None, BaseEvent]], after: int = 0) -> None:
-    cursors = [Cursor.parse(eid or "") for eid, _ in received]
-    assert all(c is not None for c in cursors), [eid for eid, _ in received]
-    assert [c.seq for c in cursors if c] == list(range(after + 1, after + 1 + len(cursors)))
 
 
 # -- the tests ----------------------------------------------------------------------
@@ -479,45 +292,3 @@ async def test_a_reconnect_with_last_event_id_starts_with_a_fresh_snapshot(
     check_steps(replay)
     assert {phase_of(replay, e) for e in third.custom("decision")} == {"REVIEW"}
     assert same_json(replay[0].snapshot, final)
-
-
-def first_open_steps(events: list[BaseEvent]) -> list[str]:
-    open_steps: list[str] = []
-    for event in events:
-        if isinstance(event, StepStartedEvent):
-            open_steps.append(event.step_name)
-        elif isinstance(event, StepFinishedEvent):
-            open_steps.remove(event.step_name)
-    return open_steps
-
-
-# -- the pure parts -------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "old,new",
-    [
-        (
-            {"a~b/c": 1, "x": [1, 2, 3], "t": True, "n": 1, "gone": {"k": 1}},
-            {"a~b/c": 2, "x": [1], "t": 1, "n": 1.0, "new": {"k": None}},
-        ),
-        ({"l": [{"id": 1, "v": "a"}]}, {"l": [{"id": 1, "v": "b"}, {"id": 2}, [3]]}),
-        ({"x": None}, {"x": {"deep": [None, False, 0, ""]}}),
-        ([1, 2], {"now": "an object"}),
-        ({"same": [1, {"a": 2}]}, {"same": [1, {"a": 2}]}),
-    ],
-)
-def test_json_patch_turns_one_value_into_the_other(old: Any, new: Any) -> None:
-    ops = json_patch(old, new)
-    assert json.dumps(apply_patch(old, ops)) == json.dumps(new)
-    assert (ops == []) == (json.dumps(old) == json.dumps(new))
-    # The same patch through an independent RFC 6902 implementation, when one is around.
-    jsonpatch = pytest.importorskip("jsonpatch")
-    assert json.dumps(jsonpatch.apply_patch(old, ops)) == json.dumps(new)
-
-
-def test_an_event_id_is_a_cursor_and_anything_else_is_not() -> None:
-    cursor = Cursor(seq=12, phases=3, agents=2, open_agents=1, calls=1, decisions=4, published=0)
-    assert Cursor.parse(cursor.token()) == cursor
-    for bad in ("", "not-an-id", "1.2.3", "1.2.3.4.5.6.x", "1.2.1.2.0.0.0", "-1.0.0.0.0.0.0"):
-        assert Cursor.parse(bad) is None, bad

@@ -91,7 +91,7 @@ async def test_the_score_tool_refuses_an_unknown_candidates_reference_the_same_w
 
 
 async def test_a_given_dispatch_gets_the_resolved_call_and_its_answer_goes_to_the_ledger() -> None:
-    # How bench/overhead.py runs the same tools without Temporal: only the dispatch differs.
+    # How bench/overhead_direct.py runs the same tools without Temporal: only the dispatch differs.
     ledger = CandidateLedger()
     ledger.statements = [FOUND]
     seen: list[tuple[str, Any]] = []

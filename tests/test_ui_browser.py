@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, ConsoleMessage, Page, async_playwright, expect
 
-from api.ui import CYTOSCAPE_DIR, sign_in_link
+from api.routes.ui import CYTOSCAPE_DIR, sign_in_link
 from kminer.stack import Stack
 from tests.browser import ensure_chromium
 

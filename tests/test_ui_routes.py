@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from api.ui import sign_in_link
+from api.routes.ui import sign_in_link
 from contracts.run import Phase
 from kminer.stack import Stack
 

@@ -129,7 +129,7 @@ def deep_agent(
 ) -> Any:
     """`role`'s Deep Agents graph from its parts: the middleware every agent of a run has.
 
-    The durable parts (model, tools, backend) are `build_agent`'s; bench/overhead.py
+    The durable parts (model, tools, backend) are `build_agent`'s; bench/overhead_direct.py
     gives plain ones to run the same agents without Temporal.
     """
 

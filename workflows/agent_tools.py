@@ -89,7 +89,7 @@ async def dispatch_activity(name: str, args: Any, routing: ToolRouting) -> ToolR
 
 
 # How a tool's call reaches its function: `dispatch_activity` in a workflow; a direct call
-# where bench/overhead.py runs the same agents without Temporal.
+# where bench/overhead_direct.py runs the same agents without Temporal.
 Dispatch = Callable[[str, Any, ToolRouting], Awaitable[ToolResponse]]
 
 

@@ -3,7 +3,8 @@
 `EventTracker` is fed the run's workspace (as JSON) each time it is read and answers
 with the AG-UI events that say what changed, each paired with its SSE event id:
 
-- `STATE_DELTA`: an RFC 6902 JSON Patch from the last state sent (`json_patch`);
+- `STATE_DELTA`: an RFC 6902 JSON Patch from the last state sent (`json_patch`, by the
+  jsonpatch library);
 - `STEP_STARTED` / `STEP_FINISHED`: one step per entry of `phaseHistory` (named by the
   phase), and inside it one step per subagent, `agent:<name>`, from the first todo
   carrying that `agent` until the phase ends;
@@ -32,6 +33,7 @@ import time
 from dataclasses import astuple, dataclass, fields
 from typing import Any
 
+import jsonpatch
 from ag_ui.core import (
     BaseEvent,
     CustomEvent,
@@ -51,46 +53,20 @@ TERMINAL_PHASES = ("COMPLETED", "FAILED", "CANCELED")
 _NUMBER = re.compile(r"[0-9]{1,15}")
 
 
-def _pointer(path: str, token: str | int) -> str:
-    """`path` extended by one RFC 6901 reference token (`~` → `~0`, `/` → `~1`)."""
-    return f"{path}/{str(token).replace('~', '~0').replace('/', '~1')}"
+def json_patch(old: Any, new: Any) -> list[dict[str, Any]]:
+    """An RFC 6902 patch turning JSON value `old` into `new`, by jsonpatch: add, remove
+    and replace only.
 
-
-def json_patch(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
-    """An RFC 6902 patch turning JSON value `old` into `new` (add, remove, replace).
-
-    Objects are compared key by key and lists index by index (a longer list gains
-    `add`s at its end, a shorter one loses its tail with `remove`s from the back, so
-    every index stays valid). Scalars compare by JSON type as well as value: `1`,
-    `1.0` and `true` are different JSON values although Python calls them equal.
+    `jsonpatch.make_patch` is `JsonPatch.from_diff` with its move optimisation on: a
+    reordered list (todos rewritten in another order) or a value that changed place (an
+    id leaving one list for another) becomes a `move` op. The chat UI's patch.js
+    (api/ui/static/patch.js) and the strict checker of the tests (tests/ag_ui_stream.py)
+    apply `add`, `remove` and `replace` only, so the optimisation is off here (the cases
+    are pinned in tests/test_ag_ui_events.py). Scalars compare by JSON type as well as
+    value: `1`, `1.0` and `true` are different JSON values although Python calls them
+    equal.
     """
-    if isinstance(old, dict) and isinstance(new, dict):
-        ops: list[dict[str, Any]] = [
-            {"op": "remove", "path": _pointer(path, key)} for key in old if key not in new
-        ]
-        for key, value in new.items():
-            where = _pointer(path, key)
-            if key in old:
-                ops.extend(json_patch(old[key], value, where))
-            else:
-                ops.append({"op": "add", "path": where, "value": value})
-        return ops
-    if isinstance(old, list) and isinstance(new, list):
-        shared = min(len(old), len(new))
-        ops = []
-        for i in range(shared):
-            ops.extend(json_patch(old[i], new[i], _pointer(path, i)))
-        ops.extend(
-            {"op": "remove", "path": _pointer(path, i)} for i in reversed(range(shared, len(old)))
-        )
-        ops.extend(
-            {"op": "add", "path": _pointer(path, i), "value": new[i]}
-            for i in range(shared, len(new))
-        )
-        return ops
-    if type(old) is type(new) and old == new:
-        return []
-    return [{"op": "replace", "path": path, "value": new}]
+    return jsonpatch.JsonPatch.from_diff(old, new, optimization=False).patch
 
 
 @dataclass

@@ -12,8 +12,7 @@ from pydantic import BaseModel
 from temporalio.service import RPCError
 
 from api.auth import Miner
-from api.deps import Services, TemporalClient, rpc_http_error
-from api.runs import owned
+from api.deps import Services, TemporalClient, owned, rpc_http_error
 from storage.sql.audit_log import AuditLog
 
 router = APIRouter(prefix="/api/runs", tags=["audit"])

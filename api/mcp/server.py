@@ -3,7 +3,7 @@
 `kminer mcp` serves it over stdio to the local user (principal `mcp:<user>`, acting as a
 reviewer); `kminer up` serves it at `/mcp` beside the REST API, behind the same bearer
 JWTs (any role mines and reads its runs, `reviewer` decides). The tools themselves live
-in `api/mcp_tools.py`; this module only says who is calling and wires the transports.
+in `api/mcp/tools.py`; this module only says who is calling and wires the transports.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from temporalio.client import Client
 
 from api.auth import ISSUER, ROLES, Principal, TokenIssuer
-from api.mcp_tools import Admit, McpDecision, MinerTools, Report, mining_request
+from api.mcp.tools import Admit, McpDecision, MinerTools, Report, mining_request
 
 SERVER_NAME = "knowledge-miner"
 MCP_PATH = "/mcp"

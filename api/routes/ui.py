@@ -13,7 +13,8 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-UI_DIR = Path(__file__).resolve().parent / "ui"
+# The page and its files live beside the routers, in api/ui/ (package data).
+UI_DIR = Path(__file__).resolve().parents[1] / "ui"
 STATIC_DIR = UI_DIR / "static"
 # Installed by `make install` (npm ci into api/ui/vendor), never committed.
 CYTOSCAPE_DIR = UI_DIR / "vendor" / "node_modules" / "cytoscape" / "dist"

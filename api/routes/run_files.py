@@ -8,8 +8,7 @@ from temporalio.client import WorkflowQueryFailedError
 from temporalio.service import RPCError
 
 from api.auth import Miner
-from api.deps import RUN_RPC_TIMEOUT, TemporalClient, rpc_http_error
-from api.runs import owned
+from api.deps import RUN_RPC_TIMEOUT, TemporalClient, owned, rpc_http_error
 from workflows.mining import MiningWorkflow
 
 router = APIRouter(prefix="/api/runs", tags=["runs"])

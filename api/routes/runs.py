@@ -15,15 +15,14 @@ from temporalio.client import (
     WorkflowExecution,
     WorkflowExecutionStatus,
     WorkflowFailureError,
-    WorkflowHandle,
     WorkflowUpdateFailedError,
 )
 from temporalio.exceptions import WorkflowAlreadyStartedError
 from temporalio.service import RPCError, RPCStatusCode
 
 from activities import metrics
-from api.auth import Miner, Principal, Reviewer
-from api.deps import TemporalClient, rpc_http_error
+from api.auth import Miner, Reviewer
+from api.deps import TemporalClient, owned, rpc_http_error
 from api.run_listing import SAFE_VALUE, BadCursor, decode_cursor, encode_cursor, visibility_query
 from api.throttle import retry_after
 from contracts.run import (
@@ -65,20 +64,6 @@ class StartedRun(BaseModel):
     runId: str
     threadId: str
     domainTags: list[str]
-
-
-async def owned(client: TemporalClient, run_id: str, who: Principal) -> WorkflowHandle:
-    """The run's handle, if `who` may see it (404 otherwise: not even its existence)."""
-    handle = client.get_workflow_handle(run_id)
-    if who.at_least("reviewer"):
-        return handle
-    try:
-        memo = await (await handle.describe()).memo()
-    except RPCError as exc:
-        raise rpc_http_error(exc, run_id) from exc
-    if memo.get(PRINCIPAL_MEMO) != who.sub:
-        raise HTTPException(404, f"run {run_id} not found")
-    return handle
 
 
 def idempotent_run_id(who: str, key: str) -> str:

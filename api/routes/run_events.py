@@ -1,7 +1,7 @@
 """`GET /api/runs/{id}/events`: a run's live workspace as Server-Sent Events in AG-UI.
 
 The stream polls the workflow's `workspace` query (every `POLL_SECONDS`) and sends what
-changed as AG-UI events (`api/events_stream.py` says which and when): `RUN_STARTED`,
+changed as AG-UI events (`api/ag_ui_events.py` says which and when): `RUN_STARTED`,
 a `STATE_SNAPSHOT` of the workspace, then `STATE_DELTA` JSON Patches, steps per phase
 and per subagent, the tool calls the workspace shows, `CUSTOM` events for review
 requests, decisions and published assets, and finally `RUN_FINISHED` (the run
@@ -20,6 +20,10 @@ reconnects with its `Last-Event-ID`.
 
 Access is that of `GET /api/runs/{id}`: an unknown run, or another miner's, is a 404
 before the stream starts.
+
+The SSE framing is sse-starlette's (`EventSourceResponse`, `ServerSentEvent`), with LF
+line ends and its own periodic ping off: the wire format is byte for byte that of the
+AG-UI encoder, `id: <cursor>` then `data: <event JSON>` and a blank line.
 """
 
 from __future__ import annotations
@@ -29,23 +33,24 @@ import math
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from ag_ui.encoder import EventEncoder
 from fastapi import APIRouter, Header, Request
-from fastapi.responses import StreamingResponse
+from sse_starlette import EventSourceResponse, ServerSentEvent
 from temporalio.client import WorkflowFailureError, WorkflowHandle
 from temporalio.service import RPCError, RPCStatusCode
 
+from api.ag_ui_events import TERMINAL_PHASES, Cursor, Emitted, EventTracker
 from api.auth import Miner
-from api.deps import RUN_RPC_TIMEOUT, TemporalClient, rpc_http_error
-from api.events_stream import TERMINAL_PHASES, Cursor, Emitted, EventTracker
-from api.runs import owned
+from api.deps import RUN_RPC_TIMEOUT, TemporalClient, owned, rpc_http_error
 from api.workspace_reads import WorkspaceReader
 
 POLL_SECONDS = 0.3
 HEARTBEAT_SECONDS = 15.0
 STATUS_SECONDS = 2.0  # how often Temporal's own status is read while the run goes on
 UNREACHABLE_SECONDS = 60.0
-HEARTBEAT = ": keep-alive\n\n"
+# Lines end in LF, as the AG-UI encoder ends them and the clients and tests read them
+# (sse-starlette's default separator is CRLF).
+SSE_SEPARATOR = "\n"
+KEEP_ALIVE = "keep-alive"  # sent as the SSE comment `: keep-alive`
 
 router = APIRouter(prefix="/api/runs", tags=["runs"])
 
@@ -61,11 +66,15 @@ class RunEvents:
         self.resumed = last_event_id is not None
         cursor = Cursor.parse(last_event_id) if last_event_id else None
         self.tracker = EventTracker(handle.id, cursor)
-        self.encoder = EventEncoder()
         self.opened = False
 
-    def _sse(self, emitted: Emitted) -> str:
-        return "".join(f"id: {eid}\n{self.encoder.encode(event)}" for eid, event in emitted)
+    @staticmethod
+    def _sse(emitted: Emitted) -> list[ServerSentEvent]:
+        """Each event as `id: <cursor>` and `data: <the AG-UI event as JSON>`."""
+        return [
+            ServerSentEvent(event.model_dump_json(by_alias=True), id=eid, sep=SSE_SEPARATOR)
+            for eid, event in emitted
+        ]
 
     async def _workspace(self) -> dict[str, Any] | None:
         """The live workspace as JSON, or None while the query cannot answer."""
@@ -93,16 +102,16 @@ class RunEvents:
             return None
         return None
 
-    def _look(self, ws: dict[str, Any]) -> str:
+    def _look(self, ws: dict[str, Any]) -> list[ServerSentEvent]:
         if self.opened:
             return self._sse(self.tracker.changes(ws))
         self.opened = True
         first = [] if self.resumed else self.tracker.started(ws.get("threadId") or "")
         return self._sse(first + self.tracker.snapshot(ws) + self.tracker.changes(ws))
 
-    async def _end(self, status: str) -> str:
+    async def _end(self, status: str) -> list[ServerSentEvent]:
         final = await self._workspace()
-        chunk = ""
+        chunk: list[ServerSentEvent] = []
         if final is not None:
             chunk = self._look(final)
         elif not self.opened and not self.resumed:
@@ -112,7 +121,7 @@ class RunEvents:
             self.tracker.finished(final or self.tracker.state, status, failure)
         )
 
-    async def stream(self) -> AsyncIterator[str]:
+    async def stream(self) -> AsyncIterator[ServerSentEvent]:
         loop = asyncio.get_running_loop()
         last_sent = loop.time()
         checked = -math.inf
@@ -125,14 +134,16 @@ class RunEvents:
                 status = await self._status()
                 checked = now
             if status not in (None, "RUNNING"):
-                yield await self._end(status)
+                for sse in await self._end(status):
+                    yield sse
                 return
-            chunk = self._look(ws) if ws is not None else ""
+            chunk = self._look(ws) if ws is not None else []
+            for sse in chunk:
+                yield sse
             if chunk:
-                yield chunk
                 last_sent = now
             elif loop.time() - last_sent >= HEARTBEAT_SECONDS:
-                yield HEARTBEAT
+                yield ServerSentEvent(comment=KEEP_ALIVE, sep=SSE_SEPARATOR)
                 last_sent = loop.time()
             if ws is None and status is None:
                 unreachable_since = unreachable_since if unreachable_since is not None else now
@@ -145,7 +156,7 @@ class RunEvents:
 
 @router.get(
     "/{run_id}/events",
-    response_class=StreamingResponse,
+    response_class=EventSourceResponse,
     responses={
         200: {
             "content": {"text/event-stream": {}},
@@ -159,7 +170,7 @@ async def run_events(
     client: TemporalClient,
     who: Miner,
     last_event_id: Annotated[str | None, Header()] = None,
-) -> StreamingResponse:
+) -> EventSourceResponse:
     """The run's workspace changes as AG-UI events; `Last-Event-ID` resumes (fresh snapshot)."""
     handle = await owned(client, run_id, who)
     try:
@@ -167,8 +178,7 @@ async def run_events(
     except RPCError as exc:
         raise rpc_http_error(exc, run_id) from exc
     events = RunEvents(handle, last_event_id, request.app.state.workspaces)
-    return StreamingResponse(
-        events.stream(),
-        media_type=events.encoder.get_content_type(),
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    # ping=0: the stream sends its own keep-alive, only while nothing else is sent.
+    return EventSourceResponse(
+        events.stream(), headers={"Cache-Control": "no-cache"}, ping=0, sep=SSE_SEPARATOR
     )

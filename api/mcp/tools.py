@@ -1,8 +1,9 @@
 """What the MCP tools do, whatever the transport: start and follow a run, decide, report.
 
-`api/mcp.py` registers these on an MCP server and says who is calling; everything here
-talks to Temporal exactly as the REST API and `kminer` do (`start_run`, the `workspace`
-query, the `decide` update), so a run started by an agent is the same durable run.
+`api/mcp/server.py` registers these on an MCP server and says who is calling; everything
+here talks to Temporal exactly as the REST API and `kminer` do (`start_run`, the
+`workspace` query, the `decide` update), so a run started by an agent is the same durable
+run.
 """
 
 from __future__ import annotations
