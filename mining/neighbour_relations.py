@@ -13,13 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mining.open_relations import (
-    MODAL_WORDS,
-    REL_PRONOUN_TAGS,
-    OpenRelation,
-    make_relation,
-    relations_between,
-)
+from mining.open_relations import relations_between
+from mining.parse_paths import MODAL_WORDS, REL_PRONOUN_TAGS, OpenRelation, make_relation
 
 MAX_GAP = 4  # tokens between the two mentions
 AFTER_VERB = frozenset({"ADP", "DET"})  # "debarred (from) (the)"

@@ -1,0 +1,96 @@
+"""The other half of mining/open_relations.py: relations a phrase attached to one
+mention states ("X, the export arm of Y", "X, which owns Y", "Bugey on the Rhone"), and
+nominal frames ("X's agreement with Y", "its Kansanshi mine"). Pure over the same
+sentence paths; no verb or noun of any domain is listed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mining.parse_paths import (
+    SAME_SUBJECT,
+    SUBJECT_DEPS,
+    OpenRelation,
+    ParsedSentence,
+    has_own_subject,
+    is_hedged,
+    is_negated,
+    is_passive,
+    is_relative_pronoun,
+    is_verb,
+    make_relation,
+    slot_of,
+)
+
+
+def attached(
+    s: ParsedSentence, x: int, y: int, up_x: list[int], up_y: list[int], top: int
+) -> OpenRelation | None:
+    """One mention (the head) governs the other through a phrase attached to it."""
+    head, dep, up_d = (x, y, up_y) if top in s.owned[x] else (y, x, up_x)
+    below = [t for t in up_d if t not in s.owned[dep]]
+    if not below:
+        return None
+    attach = s.doc[below[-1]]  # the token hanging directly under the head mention
+    verbs = [t for t in below if is_verb(s.doc[t])]
+    if verbs:
+        return _attached_clause(s, head, dep, up_d, verbs, attach)
+    if attach.dep_ == "appos":  # "X, the export arm of Y"
+        words = s.words([below[-1], *reversed(below[:-1])])
+        return make_relation(head, dep, ["be", *words] if words else [], "", "appos")
+    if attach.dep_ == "prep" and len(below) <= 2:  # "Bugey on the Rhone"
+        return make_relation(head, dep, [attach.lower_], "", attach.lower_)
+    return None
+
+
+def _attached_clause(
+    s: ParsedSentence, head: int, dep: int, up_d: list[int], verbs: list[int], attach: Any
+) -> OpenRelation | None:
+    """'X, which owns Y' / 'X, the contractor that Y hired' / 'X, a producer based in Y'."""
+    outer = s.doc[verbs[-1]]  # the clause attached to the head
+    relative = any(c.dep_ in SUBJECT_DEPS and is_relative_pronoun(c) for c in outer.children)
+    if outer.dep_ not in ("relcl", "acl") and attach.dep_ != "appos" and not relative:
+        return None
+    for v in verbs[:-1]:
+        if s.doc[v].dep_ not in SAME_SUBJECT or has_own_subject(s.doc[v]):
+            return None
+    inner = s.doc[verbs[0]]
+    side = up_d[: up_d.index(verbs[0])]
+    particles = [c.i for c in inner.children if c.dep_ == "prt"]
+    words = s.words([inner.i, *particles, *reversed(side[1:])])
+    flags = (is_negated(inner) or is_negated(outer), is_hedged(inner) or is_hedged(outer))
+    lemma = inner.lemma_.lower()
+    if side and s.doc[side[-1]].dep_ in SUBJECT_DEPS:
+        # The other mention is the clause's subject; the head is its object.
+        return None if is_passive(inner) else make_relation(dep, head, words, lemma, "dobj", *flags)
+    slot = slot_of(s, side)
+    if is_passive(inner):
+        if slot == "agent":  # "X, which is owned by Y": Y owns X
+            return make_relation(dep, head, [w for w in words if w != "by"], lemma, "dobj", *flags)
+        stative = ["be", inner.text.lower(), *words[1:]]
+        return make_relation(head, dep, stative, lemma, slot, *flags, True)
+    if inner.i == outer.i and has_own_subject(outer):
+        return None
+    return make_relation(head, dep, words, lemma, slot, *flags)
+
+
+def nominal(
+    s: ParsedSentence, x: int, y: int, up_x: list[int], up_y: list[int], top: int
+) -> OpenRelation | None:
+    """'X's agreement with Y', 'its Kansanshi mine': a noun both mentions hang off."""
+    noun = s.doc[top]
+    if noun.pos_ not in ("NOUN", "PROPN"):
+        return None
+    if any(is_verb(s.doc[t]) for t in up_x[1:] + up_y[1:]):
+        return None
+    role_x, role_y = s.doc[up_x[-1]].dep_, s.doc[up_y[-1]].dep_
+    owners = ("poss", "compound", "nmod")
+    for owner, other, role_o, up_other in ((x, y, role_y, up_y), (y, x, role_x, up_x)):
+        role_owner = role_x if owner == x else role_y
+        if role_owner in owners and role_o == "prep":
+            words = s.words([top, *reversed(up_other[1:])])
+            return make_relation(owner, other, words, "", s.doc[up_other[-1]].lower_)
+    if {role_x, role_y} == {"poss", "compound"} and len(up_x) == len(up_y) == 1:
+        owner, thing = (x, y) if role_x == "poss" else (y, x)
+        return make_relation(owner, thing, ["have", noun.lemma_.lower()], "have", "dobj")
+    return None
