@@ -89,10 +89,13 @@ def referent(
             return m
     if not general:
         return None
-    # "the company": the organisation the text was talking about, a subject before an
-    # object ("Venture Global is building Plaquemines LNG. ... with the company").
+    # "the company": the organisation the text was just talking about: of the nearest
+    # sentence naming any, its subject, else the last one ("The contract went to Venture
+    # Global. Kaisei Power signed with the company").
     organisations = [(m, root) for m, root in earlier if m.family == "organization"]
-    subjects = [m for m, root in organisations if root.dep_ in ("nsubj", "nsubjpass")]
-    if subjects:
-        return subjects[-1]
-    return organisations[-1][0] if organisations else None
+    if not organisations:
+        return None
+    nearest = organisations[-1][1].sent.start
+    same = [(m, root) for m, root in organisations if root.sent.start == nearest]
+    subjects = [m for m, root in same if root.dep_ in ("nsubj", "nsubjpass")]
+    return subjects[-1] if subjects else same[-1][0]

@@ -32,7 +32,27 @@ _BLOCKS = frozenset(
     figure figcaption dl dt dd form hr address details summary caption""".split()
 )
 _CELLS = frozenset({"td", "th"})
+# Page furniture a reader skips whatever its tag: consent dialogs, menus, hidden parts.
+_CHROME_ROLES = frozenset(
+    {"dialog", "alertdialog", "navigation", "banner", "contentinfo", "complementary", "search"}
+)
+_VOID = frozenset(
+    "area base br col embed hr img input link meta param source track wbr".split()
+)
+# A block whose text is (almost) all link text is a menu or a tool bar ("Share Print
+# Gift this article"), not prose.
+_LINK_SHARE = 0.9
 _DATE = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})")
+
+
+def _furniture(attr: dict[str, str]) -> bool:
+    """Whether an element's attributes mark it as furniture: a consent dialog, a menu,
+    something hidden."""
+    return (
+        attr.get("role", "").lower() in _CHROME_ROLES
+        or attr.get("aria-hidden", "").lower() == "true"
+        or "hidden" in attr
+    )
 
 
 def iso_date(value: str | None) -> str | None:
@@ -52,6 +72,8 @@ class _PageParser(HTMLParser):
         self.h1 = ""
         self.urls: dict[str, str] = {}
         self.dates: dict[str, str] = {}
+        self._links = 0  # open <a> elements
+        self._link_chars = 0  # of the current block's text, inside links
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attr = {name.lower(): (value or "") for name, value in attrs}
@@ -62,7 +84,12 @@ class _PageParser(HTMLParser):
             self._h1 = []
         if tag == "body" and "head" in self._skipping:
             self._skipping.clear()  # an unclosed <head> ends where the body starts
-        if tag in _SKIPPED:
+        if tag == "a":
+            self._links += 1
+        if self._skipping:
+            if tag not in _VOID:
+                self._skipping.append(tag)  # nesting, so the furniture's own end ends it
+        elif tag in _SKIPPED or tag == "button" or _furniture(attr):
             self._skipping.append(tag)
         elif tag in _BLOCKS:
             self._break()
@@ -74,6 +101,8 @@ class _PageParser(HTMLParser):
             self.title, self._title = " ".join("".join(self._title).split()), None
         elif tag == "h1" and self._h1 is not None:
             self.h1, self._h1 = " ".join("".join(self._h1).split()), None
+        if tag == "a":
+            self._links = max(0, self._links - 1)
         if tag in self._skipping:
             while self._skipping and self._skipping.pop() != tag:
                 pass
@@ -88,6 +117,8 @@ class _PageParser(HTMLParser):
                 sink.append(data)
         if not self._skipping:
             self._current.append(data)
+            if self._links:
+                self._link_chars += len("".join(data.split()))
 
     def _metadata(self, tag: str, attr: dict[str, str]) -> None:
         if tag == "link" and "canonical" in attr.get("rel", "").lower().split():
@@ -102,9 +133,11 @@ class _PageParser(HTMLParser):
 
     def _break(self) -> None:
         text = " ".join("".join(self._current).split())
-        if text:
+        linked = self._link_chars >= _LINK_SHARE * len("".join(text.split()))
+        if text and not linked:
             self.paragraphs.append(text)
         self._current = []
+        self._link_chars = 0
 
     def close(self) -> None:
         super().close()
