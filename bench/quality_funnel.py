@@ -53,7 +53,7 @@ from storage.corpus.index import CorpusIndex, _hit  # noqa: E402
 from storage.corpus.models import _HIT_COLUMNS  # noqa: E402
 
 SEARCH_RESULTS = 12  # what the rules policy asks for at maxIterations 4
-MAX_CANDIDATES = 16  # CLAIMS_PER_ITERATION (workflows/subagents.py) x maxIterations 4
+MAX_CANDIDATES = 20  # CLAIMS_PER_ITERATION (workflows/subagents.py) x maxIterations 4
 STAGES = ("extractable", "retrieved", "relevant", "proposed")
 
 
