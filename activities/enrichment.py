@@ -1,6 +1,7 @@
 """The propose_knowledge_assets activity: a thin adapter over mining/proposals.py.
 
-It scores a bare text's relevance with the worker's embedder, takes the first scheduling
+It scores a bare text's relevance with the worker's embedder
+(`mining/relevance_scoring.py` `text_relevance`), takes the first scheduling
 time as the proposals' date (stable across retries, so a retried activity proposes
 byte-identical assets) and audits the call.
 """
@@ -8,16 +9,17 @@ byte-identical assets) and audits the call.
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from typing import Any
 
 from temporalio import activity
 
 from activities.common import Auditor, run_tool
-from activities.embeddings import Embedder
 from contracts.activity_names import PROPOSE_KNOWLEDGE_ASSETS
 from contracts.tools import MAX_PROPOSAL_CHARS, ProposeArgs, ToolResponse
 from mining.proposals import propose
-from mining.relevance import Signals, lexical, relevance
+from mining.relevance import Embedder
+from mining.relevance_scoring import text_relevance
 
 
 class EnrichmentActivities:
@@ -26,17 +28,9 @@ class EnrichmentActivities:
         self._embedder = embedder
         self._audit = auditor
 
-    def _relevance_of(self, query: str, text: str) -> float:
-        if not query.strip() or not text.strip():
-            return 0.0
-        vectors = self._embedder.embed([query, text])
-        cos = float(vectors[1] @ vectors[0])
-        # A bare text is its own source: no passage around it, no relation to compare.
-        share = lexical(query, text)
-        return relevance(Signals(cos, cos, share, share), self._embedder.name)
-
     def propose(self, args: ProposeArgs, discovered_at: str) -> list[dict[str, Any]]:
-        return propose(args, self._dkg, self._relevance_of, discovered_at)
+        relevance_of = partial(text_relevance, embedder=self._embedder)
+        return propose(args, self._dkg, relevance_of, discovered_at)
 
     @activity.defn(name=PROPOSE_KNOWLEDGE_ASSETS)
     async def propose_knowledge_assets(self, args: ProposeArgs) -> ToolResponse:

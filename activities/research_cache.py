@@ -18,7 +18,6 @@ from sqlalchemy.engine import Engine
 from temporalio import activity
 
 from activities.common import store_blob
-from activities.embeddings import Embedder
 from contracts.activity_names import RESEARCH_CACHE_LOOKUP, RESEARCH_CACHE_STORE
 from contracts.research import (
     CacheHit,
@@ -28,6 +27,7 @@ from contracts.research import (
     ResearchQuestion,
 )
 from contracts.tools import Statement, ToolMetadata
+from mining.relevance import Embedder
 from storage.sql.research_cache import ResearchCache, aware
 from storage.sql.tables import ResearchRun
 

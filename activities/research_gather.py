@@ -41,11 +41,17 @@ from contracts.research import (
     SubtaskOutcome,
 )
 from contracts.tools import ExtractArgs, SourceDocument, Statement, search_hit_documents
+from mining.research_findings import (
+    NEIGHBOURHOOD_ROWS,
+    memory_outcome,
+    neighbourhood_outcome,
+    neighbourhood_query,
+    passage_key,
+    search_outcome,
+)
 
 T = TypeVar("T")
 HEARTBEAT_SECONDS = 2.0
-FINDING_STATEMENTS = 3
-MEMORY_LINES = 5
 
 
 def measured(tool: str, fn: Callable[..., T], *args: Any) -> T:
@@ -59,18 +65,6 @@ def measured(tool: str, fn: Callable[..., T], *args: Any) -> T:
         return value
     finally:
         metrics.tool_call(tool, int((time.perf_counter() - started) * 1000), ok)
-
-
-def passage_key(hit: dict[str, Any]) -> str:
-    return f"{hit.get('url', '')}#{hit.get('passageId') or hit.get('start') or ''}"
-
-
-def finding_for(statements: list[Statement], read: int, limit: int) -> str:
-    """A short finding: the best statements, each citing its source."""
-    if not statements:
-        return f"No relevant statement in {read} passages."
-    lines = [f"{s.sentence.strip()} [{s.source}]" for s in statements[:FINDING_STATEMENTS]]
-    return " ".join(lines)[:limit]
 
 
 class ResearchGatherActivities:
@@ -103,14 +97,7 @@ class ResearchGatherActivities:
         if docs:
             extract = ExtractArgs(documents=docs, query=args.query)
             kept, _, _, _ = measured(EXTRACT_STATEMENTS, self._statements.extract, extract)
-        return SubtaskOutcome(
-            id=q.id,
-            status=ResearchTaskStatus.COMPLETED,
-            sources=list(dict.fromkeys(h.get("url", "") for h in fresh if h.get("url"))),
-            finding=finding_for(kept, len(fresh), args.synthesisMaxLength),
-            statements=kept,
-            passages=[passage_key(h) for h in fresh],
-        )
+        return search_outcome(q, fresh, kept, args.synthesisMaxLength)
 
     def _dkg_neighbourhood(self, q: ResearchQuestion) -> SubtaskOutcome:
         uals = [str(u) for u in q.node_config.get("uals", [])]
@@ -118,69 +105,22 @@ class ResearchGatherActivities:
             # A model's plan names entities, not UALs: the label index finds them.
             text = " ".join(q.keywords) or q.question
             uals = [r.ual for r in measured(DKG_FIND_RELATED_ASSETS, self._find, text)]
-        values = " ".join(f"<{u}>" for u in uals)
         result = measured(
             DKG_SPARQL,
-            partial(self._dkg.query, row_limit=100),
-            "SELECT ?ual ?label ?stake ?linked ?linkedLabel WHERE { "
-            "GRAPH <did:dkg:metadata> { ?ual rdfs:label ?label ; dkg:stakeAmount ?stake } "
-            f"VALUES ?ual {{ {values} }} "
-            "OPTIONAL { GRAPH ?linked { ?s ?p ?ual } FILTER(?linked != ?ual) "
-            "GRAPH <did:dkg:metadata> { ?linked rdfs:label ?linkedLabel } } } "
-            "ORDER BY DESC(?stake) ?linkedLabel",
+            partial(self._dkg.query, row_limit=NEIGHBOURHOOD_ROWS),
+            neighbourhood_query(uals),
         )
-        assets: dict[str, tuple[str, Any, list[str]]] = {}
-        for row in result.rows:
-            ual = str(row.get("ual"))
-            label, stake, links = assets.setdefault(
-                ual, (str(row.get("label")), row.get("stake"), [])
-            )
-            linked = row.get("linkedLabel")
-            if linked and str(linked) not in links:
-                links.append(str(linked))
-        parts = []
-        for label, stake, links in assets.values():
-            part = f"{label} (stake {stake} TRAC)"
-            if links:
-                part += " is linked from " + ", ".join(links[:4])
-            parts.append(part)
-        return SubtaskOutcome(
-            id=q.id,
-            status=ResearchTaskStatus.COMPLETED,
-            sources=list(assets),
-            finding=("The DKG holds: " + "; ".join(parts) + ".")
-            if parts
-            else "Nothing in the DKG.",
-        )
+        return neighbourhood_outcome(q, result.rows)
 
     def _find(self, text: str) -> list[Any]:
         return list(self._dkg.find_related(text, limit=5))
-
-    @staticmethod
-    def _memory(q: ResearchQuestion, args: GatherArgs) -> SubtaskOutcome:
-        words = [k.lower() for k in q.keywords if len(k) > 2]
-        lines: list[str] = []
-        paths: list[str] = []
-        for path, text in sorted(args.memory.items()):
-            for line in text.splitlines():
-                if line.strip().startswith("- ") and any(w in line.lower() for w in words):
-                    lines.append(line.strip()[2:])
-                    if path not in paths:
-                        paths.append(path)
-        found = list(dict.fromkeys(lines))[:MEMORY_LINES]
-        return SubtaskOutcome(
-            id=q.id,
-            status=ResearchTaskStatus.COMPLETED,
-            sources=paths,
-            finding=("Earlier runs noted: " + " | ".join(found)) if found else "No note applies.",
-        )
 
     def run_one(self, q: ResearchQuestion, args: GatherArgs) -> SubtaskOutcome:
         if q.node_type in SEARCH_NODES:
             return self._search(q, args)
         if q.node_type == "dkg_sparql":
             return self._dkg_neighbourhood(q)
-        return self._memory(q, args)
+        return memory_outcome(q, args.memory)
 
     # -- the group ---------------------------------------------------------------------
 

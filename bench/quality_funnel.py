@@ -33,8 +33,7 @@ warnings.filterwarnings("ignore")
 
 from activities.embeddings import shared_minilm  # noqa: E402
 from activities.enrichment import EnrichmentActivities  # noqa: E402
-from activities.search import CorpusSearch, context_before  # noqa: E402
-from activities.statements import question_entities, score_relevance  # noqa: E402
+from activities.search import CorpusSearch  # noqa: E402
 from bench.labeled_sets import open_set  # noqa: E402
 from bench.quality import score  # noqa: E402
 from bench.quality_labels import claim_view  # noqa: E402
@@ -48,7 +47,10 @@ from mining.entities import EntityResolver  # noqa: E402
 from mining.extraction import read_statements  # noqa: E402
 from mining.facts import _as_product  # noqa: E402
 from mining.nlp import Resolver  # noqa: E402
+from mining.passage_selection import context_before  # noqa: E402
+from mining.question import question_entities  # noqa: E402
 from mining.relevance import RELEVANCE_FLOOR  # noqa: E402
+from mining.relevance_scoring import score_relevance  # noqa: E402
 from storage.corpus.index import CorpusIndex, _hit  # noqa: E402
 from storage.corpus.models import _HIT_COLUMNS  # noqa: E402
 

@@ -23,7 +23,6 @@ warnings.filterwarnings("ignore")
 
 from activities.embeddings import shared_minilm  # noqa: E402
 from activities.search import CorpusSearch  # noqa: E402
-from activities.statements import asked_kind, question_entities  # noqa: E402
 from bench.labeled_sets import open_set  # noqa: E402
 from contracts.tools import SourceDocument, search_hit_documents  # noqa: E402
 from mining import relevance as R  # noqa: E402
@@ -33,6 +32,7 @@ from mining.extraction_patterns import find_mentions  # noqa: E402
 from mining.names import normalise_name  # noqa: E402
 from mining.nlp import Resolver  # noqa: E402
 from mining.predicates import ASKS, sentence_for  # noqa: E402
+from mining.question import asked_kind, question_entities  # noqa: E402
 
 SEARCH_RESULTS = 16
 MODEL = "all-MiniLM-L6-v2-int8"

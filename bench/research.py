@@ -57,7 +57,7 @@ PAIRS = [
 ]
 SPEEDUP_TARGET = 10.0
 # The request's research config for "one search per question": the plan's first
-# sub-question only (activities/research_plan.py puts the question itself first).
+# sub-question only (mining/research_plan.py puts the question itself first).
 ONE_SEARCH = {"max_subtasks": 1}
 QUALITY_KEYS = ("precision", "recall", "off_topic_rate", "claims")
 

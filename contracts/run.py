@@ -126,7 +126,7 @@ class TrustSignals(BaseModel):
     notes: list[str] = Field(default_factory=list)
     # How the claim is supported ("one source", "2 independent sources", "stated by a DKG
     # asset"), and whether validation proposes it to a reviewer: relevant and asserted,
-    # only short of the evidence the bar asks for (activities/scoring.py).
+    # only short of the evidence the bar asks for (mining/scoring.py).
     support: str = ""
     proposed: bool = False
 

@@ -15,7 +15,7 @@ from activities.answer import compose_answer_activity
 from activities.audit import AuditActivities
 from activities.common import Auditor
 from activities.dkg import DkgActivities
-from activities.embeddings import Embedder, OpenAiEmbedder, shared_minilm
+from activities.embeddings import OpenAiEmbedder, shared_minilm
 from activities.enrichment import EnrichmentActivities
 from activities.memory import MemoryActivities
 from activities.research_cache import ResearchCacheActivities
@@ -45,6 +45,7 @@ from kminer.model_provider import build_model_provider
 from kminer.payload_converter import data_converter
 from kminer.principal_propagation import PrincipalInterceptor
 from kminer.tracing import tracing_interceptors
+from mining.relevance import Embedder
 from storage.corpus.index import CorpusIndex
 from storage.dkg.factory import open_dkg
 from storage.dkg.interface import DkgError, DkgValidationError

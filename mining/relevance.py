@@ -30,7 +30,7 @@ relation fit
     so of two true statements in one sentence the one of the asked relation ranks higher.
     A compound question ("What is behind the shortage, and which makers are affected?")
     asks each part's relation too: the cosine is the mean of the whole question's and
-    the best part's when that is higher (`activities/statements.py` `question_parts`).
+    the best part's when that is higher (`mining/question.py` `question_parts`).
 anchor
     1 when the claim is about an entity the question names ("Who are Tesla's suppliers?":
     Tesla), 0.5 when its sentence mentions one, `SOURCE_ANCHOR` when only its source
@@ -55,9 +55,22 @@ search never saw during tuning); its output is recorded in `bench/results.json` 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
 
 from mining.names import normalise_label
+
+
+class Embedder(Protocol):
+    """A sentence embedder (`activities/embeddings.py` has the models): unit vectors, one
+    row per text, so a dot product is the cosine. `name` picks its `CALIBRATION`."""
+
+    name: str
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
 @dataclass(frozen=True)
@@ -85,7 +98,7 @@ SOURCE_FLOOR_ANCHORED = 0.1
 # The anchor of a statement whose source, not its sentence, names a question entity.
 SOURCE_ANCHOR = 0.25
 
-# (low, high) cosine per embedding model name (activities/embeddings.py `name`).
+# (low, high) cosine per embedding model name (`Embedder.name`).
 CALIBRATION: dict[str, tuple[float, float]] = {
     "all-MiniLM-L6-v2-int8": (0.20, 0.70),
     # OpenAI's text-embedding-3 family scores unrelated text a little higher; not measured

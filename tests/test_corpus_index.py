@@ -359,13 +359,13 @@ def test_each_document_mentions_at_least_two_seed_entities(
 def test_a_search_answer_keeps_at_most_two_passages_of_a_document_in_rank_order() -> None:
     from types import SimpleNamespace
 
-    from activities.search import PER_DOCUMENT, _per_document
+    from mining.passage_selection import PER_DOCUMENT, per_document
 
     hits = [SimpleNamespace(documentId=d, n=i) for i, d in enumerate([1, 1, 2, 1, 3, 2, 2])]
-    kept = _per_document(hits, 10)
+    kept = per_document(hits, 10)
     assert [(h.documentId, h.n) for h in kept] == [(1, 0), (1, 1), (2, 2), (3, 4), (2, 5)]
     assert PER_DOCUMENT == 2
-    assert [h.n for h in _per_document(hits, 3)] == [0, 1, 2]
+    assert [h.n for h in per_document(hits, 3)] == [0, 1, 2]
 
 
 def test_search_keeps_a_bounded_number_of_document_bodies(
@@ -382,11 +382,11 @@ def test_search_keeps_a_bounded_number_of_document_bodies(
 
 
 def test_the_documents_of_the_best_hits_are_read_to_their_end(index: CorpusIndex) -> None:
-    from activities.search import (
+    from activities.search import CorpusSearch
+    from mining.passage_selection import (
         PER_DOCUMENT,
         WHOLE_DOCUMENT_PASSAGES,
         WHOLE_DOCUMENTS,
-        CorpusSearch,
     )
 
     hits = CorpusSearch(index).search("lithium exports restrictions royalty", 4)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from activities.search import context_before, document_names
 from contracts.tools import SourceDocument, Statement
 from mining.extraction import read_statements
 from mining.extraction_patterns import find_mentions, predicate_for
 from mining.nlp import Resolver, infer_type, mentions_in
 from mining.parsing import parse
+from mining.passage_selection import context_before, document_names
 
 U = "did:dkg:otp:20430/0xcdb/"
 GAZ: list[tuple[str, str, str]] = [

@@ -5,7 +5,6 @@ publishing, hospitals)."""
 
 from __future__ import annotations
 
-from activities.statements import asked_kind
 from contracts.tools import EvidenceItem, SourceDocument, Statement
 from mining.entities import EntityRef
 from mining.extraction import read_statements
@@ -13,6 +12,7 @@ from mining.facts import Fact, select, spread
 from mining.name_shapes import name_shaped, shaped_names
 from mining.nlp import Resolver, mentions_in
 from mining.parsing import parse
+from mining.question import asked_kind
 
 SRC = "file:///tmp/notes.md"
 

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from activities.embeddings import OpenAiEmbedder, shared_minilm
-from activities.statements import score_relevance
 from contracts.tools import Statement
 from mining import relevance as R
+from mining.relevance_scoring import score_relevance
 from tests.replay import replay_server
 
 
@@ -274,7 +274,7 @@ def test_a_claim_about_the_asked_entity_needs_less_of_its_source() -> None:
 
 
 def test_which_questions_name_the_kind_of_thing_they_ask_for() -> None:
-    from activities.statements import asked_kind
+    from mining.question import asked_kind
 
     assert asked_kind("Which potash producers are affected by sanctions?") == {"potash"}
     assert asked_kind("Which container shipping lines avoid the strait?") == {"container",
@@ -314,7 +314,7 @@ def same_sentence_two_sources(
 
 
 def test_how_questions_name_what_they_ask_a_change_of() -> None:
-    from activities.statements import asked_kind
+    from mining.question import asked_kind
 
     # The main verb's object, not the object inside the question's subject ("lithium").
     query = "How does smelting zinc in Peru affect the water use of Bolivian smelters?"
@@ -340,7 +340,7 @@ def test_a_how_question_is_not_answered_by_a_source_on_only_its_cause() -> None:
 
 
 def test_a_compound_question_is_split_into_the_questions_it_asks() -> None:
-    from activities.statements import question_parts
+    from mining.question import question_parts
 
     assert question_parts("What is behind the zinc shortage, and which smelters are hit?") == [
         "What is behind the zinc shortage?", "which smelters are hit?"

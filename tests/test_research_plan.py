@@ -11,7 +11,6 @@ from temporalio.testing import ActivityEnvironment
 
 from activities.common import Auditor
 from activities.research_gather import ResearchGatherActivities
-from activities.research_plan import decompose
 from contracts.research import (
     NODE_TYPES,
     GatherArgs,
@@ -24,6 +23,7 @@ from contracts.research import (
 from contracts.run import MiningRequest
 from kminer.config import ConfigError, research_from_env
 from mining.nlp import Resolver
+from mining.research_plan import decompose
 from storage.dkg.embedded import SEED_DIR, EmbeddedDkg
 from workflows.research_synthesis import merged
 
