@@ -14,7 +14,8 @@ PAGE = b"""<html><head><title>Ferry fleet renewed</title></head><body>
 <div role="navigation"><p>Ports Ships Crews</p></div>
 <main><article>
 <p>Corvina Ferries ordered two hybrid ferries from Gdansk Yards in May.</p>
-<div class="tools"><a href="#">Share</a> <a href="#">Print</a> <a href="#">Gift this article</a></div>
+<div class="tools"><a href="#">Share</a> <a href="#">Print</a>
+<a href="#">Gift this article</a></div>
 <p hidden>Subscriber-only teaser.</p>
 <p>The ships will sail between <a href="/kirkwall">Kirkwall</a> and Lerwick from 2027.</p>
 </article></main></body></html>"""
