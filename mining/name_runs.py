@@ -29,14 +29,31 @@ def _joining_hyphen(tok: Any) -> bool:
     )
 
 
+# What the NER reads as a date or an amount is never part of a name ("On 26 February
+# Brooke Rollins ...").
+NOT_NAME_ENTITIES = frozenset(
+    {"DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY"}
+)
+
+# Month and day names are capitalised English words, not parts of the names beside them.
+CALENDAR_WORDS = frozenset(
+    """january february march april may june july august september october november
+    december monday tuesday wednesday thursday friday saturday sunday""".split()
+)
+
+
 def _cut_by_ner(
-    label: str, known: Any, inner: Sequence[Mention], start: int, end: int
+    label: str, known: Any, inner: Sequence[Mention], start: int, end: int, span: Any = None
 ) -> Mention | None:
     """The first NER mention a proper-noun run (label '') holds whole and is longer than:
     the name the NER cut short or in two ("Marlow" and "Finch" of "Marlow & Finch"),
     whose kind the run keeps. None when the run is no such repair
     (a DKG name inside it always stands)."""
     if label or known is not None or not inner:
+        return None
+    if span is not None and any(
+        t.ent_type_ in NOT_NAME_ENTITIES or t.lower_ in CALENDAR_WORDS for t in span
+    ):
         return None
     for m in inner:
         if m.ual is not None or m.origin != "ner" or not (start <= m.start and m.end <= end):

@@ -323,7 +323,7 @@ def mentions_in(
         cut: Mention | None = None
         if any(s < end and start < e for s, e in taken):
             inner = [m for m in found if m.start < end and start < m.end]
-            cut = _cut_by_ner(label, known, inner, start, end)
+            cut = _cut_by_ner(label, known, inner, start, end, span)
             if cut is None and not _names_more(name, raw, label, known, inner, start, end):
                 continue
             # "Western Australia" is not Australia: the longer proper name is the entity.

@@ -20,6 +20,8 @@ from mining.mentions import Mention
 DEFINITE = frozenset({"the", "this", "that"})
 # Words a bare definite noun may have besides its determiner and still point back.
 _BARE_CHILD_DEPS = frozenset({"det", "punct"})
+# Words that describe a noun without naming another thing: "the security company".
+_DESCRIBING_DEPS = frozenset({"compound", "amod"})
 
 
 def _descriptions(doc: Any, m: Mention) -> set[str]:
@@ -40,7 +42,7 @@ def _descriptions(doc: Any, m: Mention) -> set[str]:
     return words
 
 
-def bare_definite(tok: Any) -> bool:
+def bare_definite(tok: Any, modified: bool = False) -> bool:
     """'the utility': a definite determiner and nothing else on a common noun (a phrase
     the parser hung on it, "insured the operator against the loss", aside; "the operator
     of X" is another one)."""
@@ -48,7 +50,7 @@ def bare_definite(tok: Any) -> bool:
         tok.pos_ == "NOUN"
         and any(c.dep_ == "det" and c.lower_ in DEFINITE for c in tok.children)
         and all(c.dep_ in _BARE_CHILD_DEPS or (c.dep_ == "prep" and c.lower_ != "of")
-                for c in tok.children)  # fmt: skip
+                or (modified and c.dep_ in _DESCRIBING_DEPS) for c in tok.children)  # fmt: skip
     )
 
 
@@ -67,12 +69,13 @@ def referent(
 ) -> Mention | None:
     """The latest mention before `tok` that the text described by `tok`'s noun, when
     `tok` is a bare definite noun; else, for a noun that names organisations in general
-    (`org_words`: "the company", "the group"), the latest organisation. `named`: the
+    (`org_words`: "the company", "the security company"), the organisation the text was
+    just talking about. `named`: the
     mentions of the text so far, in order."""
-    if not bare_definite(tok):
-        return None
     lemma = tok.lemma_.lower()
     general = lemma in org_words
+    if not bare_definite(tok, modified=general):
+        return None
     memo: dict[tuple[int, int], set[str]] = tok.doc.user_data.setdefault("descriptions", {})
     own_clause = _clause_verb(tok)
     earlier: list[tuple[Mention, Any]] = []
@@ -85,7 +88,7 @@ def referent(
         key = (m.start, m.end)
         if key not in memo:
             memo[key] = _descriptions(tok.doc, m)
-        if lemma in memo[key]:
+        if lemma in memo[key] and bare_definite(tok):
             return m
     if not general:
         return None

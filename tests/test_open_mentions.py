@@ -134,3 +134,16 @@ def test_the_company_is_the_organisation_the_text_was_about_not_the_clause_subje
 def test_a_lone_name_set_beside_a_described_noun_is_a_mention() -> None:
     text = "The survey ship crossed the Skagerrak, the strait that links two seas, in May."
     assert "Skagerrak" in names(text)
+
+
+def test_the_security_company_is_the_organisation_just_named() -> None:
+    text = (
+        "It was Brightline Labs that first raised the alarm. "
+        "The security company notified Harbor Freightways in March."
+    )
+    assert ("Brightline Labs", "notify", "Harbor Freightways") in triples(text)
+
+
+def test_a_date_before_a_name_is_not_part_of_it() -> None:
+    found = names("On 12 March Ingrid Halvorsen, the harbour master, closed the Kirkwall quay.")
+    assert "Ingrid Halvorsen" in found and not any("March" in n for n in found)
