@@ -100,13 +100,15 @@ def searched_statements(
     asserted ones): what the rules policy's discovery keeps for one question."""
     hits = search.search(query, SEARCH_RESULTS)
     texts: dict[str, str] = {}
+    names: dict[str, list[str]] = {}
     found: list[Statement] = []
     for doc in (SourceDocument(**d) for d in search_hit_documents(hits)):
+        names[doc.source] = doc.names
         for st in read_statements(doc, gazetteer, resolver):
             texts[f"{st.source}#{st.passageId or ''}"] = doc.text
             found.append(st)
     asked = question_entities(query, gazetteer, resolver)
-    score_relevance(found, texts, query, embedder, asked, gazetteer, dkg.places_of)
+    score_relevance(found, texts, query, embedder, asked, gazetteer, dkg.places_of, names)
     return found, [s for s in found if s.relevance >= RELEVANCE_FLOOR and not s.hedged]
 
 

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
+from mining.name_runs import CALENDAR_WORDS
 from mining.parsing import after_heading
 
 # Hybrid ranking: BM25 finds candidates by their words, the embedding orders them by
@@ -123,4 +124,32 @@ def document_names(text: str) -> list[str]:
         name = " ".join(_ARTICLE.sub("", body[start : match.end()]).split())
         if len(name.split()) > 1:
             found.setdefault(name, None)
-    return list(found)[:MAX_DOCUMENT_NAMES]
+    names = list(found)[:MAX_DOCUMENT_NAMES]
+    return names + _repeated_single_names(body, names)[: MAX_DOCUMENT_NAMES - len(names)]
+
+
+_CAPITALISED = re.compile(r"\b[A-Z][\w'’&-]+")
+_LOWER_WORD = re.compile(r"\b[a-z][\w'’&-]*")
+
+
+def _repeated_single_names(body: str, longer: list[str]) -> list[str]:
+    """One-word names ("Rijkswaterstaat", "Axpo") a document uses at least twice, once
+    inside a sentence (a sentence's first word has its capital anyway), never in small
+    letters, and that no longer name of it contains: what the whole document is about,
+    for anchoring a passage that does not say it again."""
+    counts: dict[str, int] = {}
+    within: set[str] = set()
+    for match in _CAPITALISED.finditer(body):
+        word = match.group(0)
+        counts[word] = counts.get(word, 0) + 1
+        before = body[: match.start()].rstrip()
+        if before and before[-1] not in ".!?\"'”’:":
+            within.add(word)  # not a sentence's (or a quotation's) first word
+    # A common word is written in small letters somewhere; a name never is.
+    common = {w.lower() for w in _LOWER_WORD.findall(body)}
+    inside = {w for name in longer for w in name.split()}
+    return [
+        w for w, n in counts.items()
+        if n >= 2 and w in within and w.lower() not in common | CALENDAR_WORDS
+        and w not in inside
+    ]  # fmt: skip

@@ -59,7 +59,8 @@ def relevant_statements(
             texts[source_key(st)] = doc.text
         statements.extend(found)
     entities = question_entities(query, gazetteer, resolver) if query else set()
-    score_relevance(statements, texts, query, embedder, entities, gazetteer, places_of)
+    names = {doc.source: doc.names for doc in documents if doc.names}
+    score_relevance(statements, texts, query, embedder, entities, gazetteer, places_of, names)
     best = max((s.relevance for s in statements), default=None)
     if query.strip():
         kept = [s for s in statements if s.relevance >= RELEVANCE_FLOOR]
@@ -77,8 +78,12 @@ def score_relevance(
     entities: set[str] | None = None,
     gazetteer: Gazetteer | None = None,
     places_of: Callable[[str], set[str]] | None = None,
+    document_names: dict[str, list[str]] | None = None,
 ) -> None:
     """Set each statement's relevance to `query` (in place). `texts`: source key -> text.
+    `document_names`: document URL -> the full names the whole document uses (a search
+    hit's `names`), so a passage of an article that names the question's entity in a
+    paragraph search did not return is anchored too.
 
     `gazetteer`: the DKG labels, so a text that names a question entity by another of
     its aliases ("the Greenbushes mine" for "Greenbushes lithium mine") anchors too.
@@ -133,6 +138,9 @@ def score_relevance(
     for key, text in sources.items():
         url = key.split("#", 1)[0]
         documents[url] = f"{documents.get(url, '')} {text}"
+    for url, names in (document_names or {}).items():
+        if url in documents:
+            documents[url] += " " + ". ".join(names)
     for st, claim, relation in zip(statements, claims, relation_of, strict=True):
         source = sources[source_key(st)]
         ends = {st.subjectUal, st.objectUal} - {None}
