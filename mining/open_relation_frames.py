@@ -77,7 +77,8 @@ def _attached_clause(
 def nominal(
     s: ParsedSentence, x: int, y: int, up_x: list[int], up_y: list[int], top: int
 ) -> OpenRelation | None:
-    """'X's agreement with Y', 'its Kansanshi mine': a noun both mentions hang off."""
+    """'X's agreement with Y', 'its Kansanshi mine', 'its supplier, Y': a noun both
+    mentions hang off."""
     noun = s.doc[top]
     if noun.pos_ not in ("NOUN", "PROPN"):
         return None
@@ -93,4 +94,8 @@ def nominal(
     if {role_x, role_y} == {"poss", "compound"} and len(up_x) == len(up_y) == 1:
         owner, thing = (x, y) if role_x == "poss" else (y, x)
         return make_relation(owner, thing, ["have", noun.lemma_.lower()], "have", "dobj")
+    if {role_x, role_y} == {"poss", "appos"} and len(up_x) == len(up_y) == 1:
+        # "its main egg supplier, Prairie Crest Eggs": the named one is the owner's N.
+        owner, named = (x, y) if role_x == "poss" else (y, x)
+        return make_relation(named, owner, ["be", noun.lemma_.lower(), "of"], "", "appos")
     return None

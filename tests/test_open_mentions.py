@@ -147,3 +147,8 @@ def test_the_security_company_is_the_organisation_just_named() -> None:
 def test_a_date_before_a_name_is_not_part_of_it() -> None:
     found = names("On 12 March Ingrid Halvorsen, the harbour master, closed the Kirkwall quay.")
     assert "Ingrid Halvorsen" in found and not any("March" in n for n in found)
+
+
+def test_a_name_set_beside_an_owned_noun_is_that_owners_noun() -> None:
+    text = "Heron Books said its main paper supplier, Nordic Pulp Mills, had cut deliveries."
+    assert ("Nordic Pulp Mills", "be supplier of", "Heron Books") in triples(text)
