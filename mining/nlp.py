@@ -248,17 +248,36 @@ def _proper_chunks(doc: Any) -> list[tuple[int, int, str]]:
     own words say what they are (see `infer_type`), labelled '' for that."""
     spans: list[tuple[int, int, str]] = []
     run: list[Any] = []
+    joiners = ("of", "de", "&", "and")
     for tok in [*doc, None]:
-        if tok is not None and (tok.pos_ == "PROPN" or (run and (tok.lower_ in ("of", "de", "&")
+        if tok is not None and (tok.pos_ == "PROPN" or (run and (tok.lower_ in joiners
                                                           or _joining_hyphen(tok)))):
             run.append(tok)
             continue
-        while run and run[-1].pos_ != "PROPN":
-            run.pop()
-        if len(run) >= 2:
-            spans.append((run[0].idx, run[-1].idx + len(run[-1]), ""))
+        for part in _split_at_and(doc, run):
+            while part and part[-1].pos_ != "PROPN":
+                part.pop()
+            if len(part) >= 2:
+                spans.append((part[0].idx, part[-1].idx + len(part[-1]), ""))
         run = []
     return spans
+
+
+def _split_at_and(doc: Any, run: list[Any]) -> list[list[Any]]:
+    """A run of proper nouns cut at each "and" that joins two names, kept whole where
+    "and" is inside one: one word before it, a name ending in what it is after it
+    ("Coffee and Cocoa Council")."""
+    parts: list[list[Any]] = [[]]
+    for n, tok in enumerate(run):
+        if tok.lower_ == "and":
+            right = run[n + 1 :]
+            inside = (len(parts[-1]) == 1 and bool(right) and right[-1].lower_ in ORG_WORDS
+                      and parts[-1][0].lower_ not in ORG_WORDS)  # fmt: skip
+            if not inside:
+                parts.append([])
+                continue
+        parts[-1].append(tok)
+    return parts
 
 
 def _context_names(names: Sequence[str], resolver: Resolver) -> list[Mention]:

@@ -152,3 +152,11 @@ def test_a_date_before_a_name_is_not_part_of_it() -> None:
 def test_a_name_set_beside_an_owned_noun_is_that_owners_noun() -> None:
     text = "Heron Books said its main paper supplier, Nordic Pulp Mills, had cut deliveries."
     assert ("Nordic Pulp Mills", "be supplier of", "Heron Books") in triples(text)
+
+
+def test_and_inside_one_name_keeps_it_whole_and_between_two_names_splits() -> None:
+    assert "Fisheries and Oceans Board" in names(
+        "The Fisheries and Oceans Board fined Saltmarsh Carrier in May."
+    )
+    found = names("Saltmarsh Carrier and Heron Books signed with Baltic Mutual.")
+    assert "Saltmarsh Carrier" in found and "Heron Books" in found
