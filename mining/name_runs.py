@@ -134,3 +134,20 @@ def apposed_names(doc: Any) -> list[tuple[int, int, str]]:
         if described:
             spans.append((tok.idx, tok.idx + len(tok), SHAPED_LABEL))
     return spans
+
+
+def designation_end(doc: Any, start: int, end: int) -> int:
+    """Where a name ends with the number that designates it ("Executive Order 14028",
+    "the RDK 8 unit"): a number right after the name, no comma between, that modifies
+    the name or what the name modifies. `end` when none follows."""
+    span = doc.char_span(start, end, alignment_mode="expand")
+    if span is None or span.end >= len(doc):
+        return end
+    number = doc[span.end]
+    if not (number.like_num and number.dep_ in ("nummod", "appos", "compound")):
+        return end
+    if number.idx != end + 1 or not any(ch.isdigit() for ch in number.text):
+        return end
+    if number.head.i not in (span.root.i, span.root.head.i):
+        return end
+    return number.idx + len(number)

@@ -29,6 +29,7 @@ from mining.name_runs import (
     apposed_kind,
     apposed_names,
     coordinated_names,
+    designation_end,
 )
 from mining.name_shapes import SHAPED_LABEL, shaped_names
 from mining.names import normalise_label, normalise_name, type_family
@@ -357,6 +358,9 @@ def mentions_in(
         else:
             after = text[end:].split(maxsplit=1)
             family, typ = infer_type(name, label, after[0] if after else "")
+            numbered = designation_end(doc, start, end)
+            if numbered != end and not any(s < numbered and end < e for s, e in taken):
+                end, name = numbered, text[start:numbered]
             if family == "concept" and cut is not None:
                 family, typ = cut.family, cut.type
             if family == "concept" and span is not None:

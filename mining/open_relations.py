@@ -136,6 +136,8 @@ def _clause(
         if slot == "agent":  # "the hull of X was repaired by Y": Y repaired X's hull
             acted = [w for w in words if w != "by"]
             return make_relation(obj, subj, [*acted, noun, "of"], "", "dobj", negated, hedged)
+        if _owned_subject(s, up_s):
+            return None
         stated = ["be", vt.text.lower(), *words[1:]] if is_passive(vt) else words
         return make_relation(subj, obj, [noun, *stated], "", slot, negated, hedged)
     if is_passive(vt) and s.doc[up_s[-1]].dep_ == "nsubjpass" and slot == "agent":
@@ -147,16 +149,24 @@ def _clause(
 
 
 def _subject_noun(s: ParsedSentence, up_s: list[int]) -> int | None:
-    """The subject noun a mention modifies ("the flaw in X", "X's plant", "the X fix"),
+    """The subject noun a mention modifies ("the flaw in X", "its submission", "the X fix"),
     when the subject slot is held by that noun and no mention is the noun itself."""
     top = up_s[-1]
     if len(up_s) < 2 or top in s.all_owned or s.doc[top].pos_ != "NOUN":
         return None
     if all(s.doc[t].dep_ in SUBJECT_CHAIN for t in up_s[:-1]):
         return None  # the mention is the subject itself
-    if any(s.doc[t].dep_ not in SUBJECT_MODIFIER_CHAIN | SUBJECT_CHAIN for t in up_s[:-1]):
+    if any(s.doc[t].dep_ not in SUBJECT_MODIFIER_CHAIN | SUBJECT_CHAIN | {"poss"}
+           for t in up_s[:-1]):  # fmt: skip
         return None
     return top
+
+
+def _owned_subject(s: ParsedSentence, up_s: list[int]) -> bool:
+    """Whether the mention owns the subject noun ("X's restrictions", "its submission"):
+    the noun acts for itself, so only what is done to it ("was put on hold by Y") says
+    something of the owner."""
+    return any(s.doc[t].dep_ == "poss" for t in up_s[:-1])
 
 
 def _anchor(doc: Any, start: int, end: int, taken: set[int], floor: int, ceiling: int) -> int:

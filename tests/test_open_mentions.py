@@ -160,3 +160,17 @@ def test_and_inside_one_name_keeps_it_whole_and_between_two_names_splits() -> No
     )
     found = names("Saltmarsh Carrier and Heron Books signed with Baltic Mutual.")
     assert "Saltmarsh Carrier" in found and "Heron Books" in found
+
+
+def test_what_is_done_to_an_owned_noun_is_done_to_its_owner() -> None:
+    text = (
+        "Heron Books publishes atlases. Its licence for a new map series was suspended by "
+        "the Ordnance Board in May."
+    )
+    assert ("Ordnance Board", "suspend licence of", "Heron Books") in triples(text)
+
+
+def test_the_number_that_designates_a_name_is_part_of_it() -> None:
+    found = names("Harbour Order 2231, which the council passed in June, closed the Kirkwall quay.")
+    assert "Harbour Order 2231" in found
+    assert "Kelso Shipping" in names("Kelso Shipping sold 40 ferries to Baltic Mutual in 2024.")
