@@ -13,8 +13,8 @@ import pytest
 from kminer.config import Settings, load_settings
 from kminer.devserver import DevServer
 from kminer.stack import Stack, embedded_stack
-from tests.fake_openai import FAKE_API_KEY, AnswersRequests, ServeFakeOpenAi
-from tests.replay import replay_server
+from tests.support.fake_openai import FAKE_API_KEY, AnswersRequests, ServeFakeOpenAi
+from tests.support.replay import replay_server
 
 
 @pytest.fixture(scope="session")
@@ -75,7 +75,7 @@ async def stack(settings: Settings) -> AsyncIterator[Stack]:
 
 @pytest.fixture
 def fake_openai(monkeypatch: pytest.MonkeyPatch) -> Iterator[ServeFakeOpenAi]:
-    """Serves a fake chat-completions API answered by the given model (tests/fake_openai.py)
+    """Serves a fake chat-completions API answered by the given model (tests/support/fake_openai.py)
     until the test ends: fake_openai(model) -> the base URL ChatOpenAI is given."""
     with ExitStack() as servers:
 

@@ -10,7 +10,7 @@ import jsonpatch
 import pytest
 
 from api.ag_ui_events import Cursor, json_patch
-from tests.ag_ui_stream import apply_patch
+from tests.support.ag_ui_stream import apply_patch
 
 
 @pytest.mark.parametrize(

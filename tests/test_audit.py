@@ -13,7 +13,7 @@ from kminer.stack import Stack
 from storage.sql.audit_log import AuditLog
 from storage.sql.db import make_engine
 from storage.sql.tables import AuditEvent
-from tests.postgres import fresh_postgres_database, postgres_answers
+from tests.support.postgres import fresh_postgres_database, postgres_answers
 
 QUESTION = {
     "query": "Which suppliers of lithium carry geopolitical risk?",

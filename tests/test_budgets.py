@@ -1,6 +1,6 @@
 """A model that keeps calling tools inside a `task` helper stops at the subagent's budget.
 
-The chat model is a replayed OpenAI API (tests/fake_openai.py): discovery
+The chat model is a replayed OpenAI API (tests/support/fake_openai.py): discovery
 spawns a general-purpose helper with `task`, and the helper asks for one more web search
 on every turn, forever. The budget (workflow code, before each model call) stops the
 discovery tree; the run completes with the research plan's evidence (partial results).
@@ -21,7 +21,7 @@ from kminer.config import Settings
 from kminer.stack import embedded_stack
 from temporal_client.runs import start_run
 from temporal_client.telemetry import drain_metrics
-from tests.fake_openai import ChatModel, ServeFakeOpenAi, llm_settings, payload, text
+from tests.support.fake_openai import ChatModel, ServeFakeOpenAi, llm_settings, payload, text
 from workflows.budget import PRICES_PER_MILLION, cost_usd
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"

@@ -24,7 +24,7 @@ from kminer.stack import embedded_stack
 from storage.sql.db import make_engine
 from storage.sql.tables import MemoryAppend, MemoryNote, PublishRecord
 from temporal_client.runs import start_run
-from tests.postgres import POSTGRES_ADDRESS, POSTGRES_URL, postgres_answers
+from tests.support.postgres import POSTGRES_ADDRESS, POSTGRES_URL, postgres_answers
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from kminer.devserver import free_port
-from tests.healthz import wait_until_healthy
+from tests.support.healthz import wait_until_healthy
 
 CONSOLE = Path(sys.executable).parent / "kminer"
 RUNS = 50

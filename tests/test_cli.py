@@ -16,6 +16,7 @@ from kminer.devserver import temporal_binary
 from kminer.stack import Stack
 from storage.dkg.embedded import EmbeddedDkg
 from temporal_client.runs import start_run
+from tests.support.paths import ROOT
 from tests.test_review import wait_for_review
 from workflows.mining import MiningWorkflow
 
@@ -152,7 +153,7 @@ async def test_temporal_cli_can_query_and_signal_a_run(stack: Stack, settings: S
 
 
 def test_readme_shows_the_two_commands_first() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    readme = (ROOT / "README.md").read_text()
     first_commands = [line.strip() for line in readme.splitlines() if line.startswith("make ")]
     assert first_commands[:2] == ["make demo", "make test"]
 

@@ -23,8 +23,8 @@ from api.auth import TokenIssuer
 from kminer.config import load_settings
 from kminer.devserver import DevServer, free_port
 from kminer.worker import MODEL_ACTIVITIES, PUBLISH_ACTIVITIES, TOOL_ACTIVITIES, connect
-from tests.compose import kminer_services, load_compose
-from tests.postgres import fresh_postgres_database, postgres_answers
+from tests.support.compose import kminer_services, load_compose
+from tests.support.postgres import fresh_postgres_database, postgres_answers
 
 SECRET = "cluster-test-secret-0123456789abcdef"
 QUESTION = {

@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 
 from kminer.cli import parser
-from tests.compose import (
+from tests.support.compose import (
     ROOT,
     SCHEMA_FILE,
     InterpolationError,

@@ -14,8 +14,9 @@ import pytest
 
 from storage.corpus.documents import parse_document
 from storage.corpus.index import CorpusIndex, SearchHit, fts_query
+from tests.support.paths import SHIPPED_CORPUS
 
-CORPUS_DIR = Path(__file__).resolve().parents[1] / "storage" / "corpus" / "shipped"
+CORPUS_DIR = SHIPPED_CORPUS
 DOCS = sorted(CORPUS_DIR.glob("*.md"))
 PASSAGE_ID = re.compile(r"^[0-9a-f]{12}:\d+$")
 # An added note whose rare words let the hostile-query tests tell FTS syntax from plain words:

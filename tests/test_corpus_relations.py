@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from contracts.tools import SourceDocument, Statement
@@ -12,8 +10,9 @@ from mining.names import normalise_name
 from mining.nlp import Resolver
 from mining.predicates import PREDICATES
 from storage.corpus.documents import parse_document
+from tests.support.paths import SHIPPED_CORPUS
 
-CORPUS = Path(__file__).resolve().parents[1] / "storage" / "corpus" / "shipped"
+CORPUS = SHIPPED_CORPUS
 
 # (document, subject, relation, object): what the document states, in canonical direction.
 RELATIONS = [

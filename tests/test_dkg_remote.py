@@ -26,7 +26,8 @@ from storage.dkg.embedded import EmbeddedDkg
 from storage.dkg.factory import open_dkg
 from storage.dkg.interface import DkgError, DkgQueryError, DkgValidationError
 from storage.dkg.remote import RemoteAssetMetadata, RemoteDkg
-from tests.replay import replay_server
+from tests.support import paths
+from tests.support.replay import replay_server
 
 # The SDK's rdflib 6 uses pyparsing names that pyparsing 3.3 deprecates: not ours to fix.
 # web3 (loaded with the SDK's blockchain side) imports websockets.legacy: same story.
@@ -35,8 +36,8 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:websockets.legacy is deprecated:DeprecationWarning"),
 ]
 
-FIXTURES = Path(__file__).parent / "fixtures" / "otnode"
-CHAIN_FIXTURES = Path(__file__).parent / "fixtures" / "chain"
+FIXTURES = paths.FIXTURES / "otnode"
+CHAIN_FIXTURES = paths.FIXTURES / "chain"
 UAL = "did:dkg:otp:20430/0xcdb28e93ed340ec10a71bba00a31dbfcf1bd5d37/396116/1"
 CONTRACT = "0xcdb28e93ed340ec10a71bba00a31dbfcf1bd5d37"
 OPERATION_ID = "5f0b3a1e-8c2d-4e6f-9a7b-1c3d5e7f9a0b"

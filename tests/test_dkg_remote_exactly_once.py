@@ -27,7 +27,7 @@ from storage.dkg.remote import RemoteDkg
 from storage.dkg.remote_publish import CONTENT_HASH_IRI
 from storage.sql.db import make_engine
 from storage.sql.tables import PublishRecord
-from tests.replay import replay_server
+from tests.support.replay import replay_server
 
 ASSET = {"@context": "https://schema.org/", "@type": "Claim", "name": "A supplies B"}
 CHAIN = "did:dkg:otp:20430/0x5cac41237127f94c2d21dae0b14bfefa99880630"

@@ -12,8 +12,9 @@ from PIL import Image
 
 from storage.corpus.documents import UnreadableDocument, find_documents, read_document
 from storage.corpus.passages import Passage, split_passages
+from tests.support.paths import SHIPPED_CORPUS
 
-CORPUS_DIR = Path(__file__).resolve().parents[1] / "storage" / "corpus" / "shipped"
+CORPUS_DIR = SHIPPED_CORPUS
 PDF_SENTENCE = "The Quokkastone brine field doubled its output in March 2024."
 
 

@@ -21,7 +21,7 @@ from api.ag_ui_events import Cursor
 from api.routes import run_events as events_route
 from kminer.config import Settings
 from kminer.stack import Stack
-from tests.ag_ui_stream import (
+from tests.support.ag_ui_stream import (
     SseReader,
     check_ids,
     check_steps,

@@ -1,6 +1,6 @@
 """A whole MiningWorkflow driven by ChatOpenAI against a replayed chat-completions API.
 
-The replay (tests/fake_openai.py) answers each agent turn the way gpt-4o-mini does
+The replay (tests/support/fake_openai.py) answers each agent turn the way gpt-4o-mini does
 (recorded response shape), calling the tools with the arguments a model derives from what
 it was shown: the search hits become `extract_statements` documents (passage provenance
 kept, the question given), the task's statements go to `propose_knowledge_assets` by its
@@ -17,7 +17,14 @@ from kminer.config import Settings
 from kminer.stack import embedded_stack
 from mining.relevance import RELEVANCE_FLOOR
 from temporal_client.runs import start_run
-from tests.fake_openai import ChatModel, ServeFakeOpenAi, llm_settings, payload, text, tool_rows
+from tests.support.fake_openai import (
+    ChatModel,
+    ServeFakeOpenAi,
+    llm_settings,
+    payload,
+    text,
+    tool_rows,
+)
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 

@@ -12,10 +12,10 @@ import pytest
 
 from storage.sql.db import make_engine
 from storage.sql.memory_repo import MemoryRepository
-from tests.postgres import POSTGRES_URL, postgres_answers
+from tests.support.paths import ROOT
+from tests.support.postgres import POSTGRES_URL, postgres_answers
 
 WRITERS = 20
-ROOT = Path(__file__).resolve().parent.parent
 # One writer: its own process and engine and a run id of its own. It says it is ready
 # (connected), then waits for the common "go" file, so all 20 append at the same moment.
 WRITER = """

@@ -15,7 +15,7 @@ from activities.memory import MemoryActivities
 from contracts.tools import LoadNotesInput
 from storage.sql.db import make_engine
 from storage.sql.memory_repo import MemoryRepository
-from tests.postgres import POSTGRES_URL, postgres_answers
+from tests.support.postgres import POSTGRES_URL, postgres_answers
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -19,7 +19,7 @@ from kminer.worker import deepagents_plugin
 from storage.sql.db import make_engine
 from storage.sql.memory_backend import SqlMemoryBackend, note_key
 from storage.sql.memory_repo import MemoryRepository
-from tests.memory_route_workflow import MemoryRouteWorkflow
+from tests.support.memory_route_workflow import MemoryRouteWorkflow
 
 NOTE = "/memories/knowledge/supply_chain/discovery-notes.md"
 

@@ -21,7 +21,7 @@ from storage.sql.audit_log import AuditLog
 from storage.sql.db import make_engine
 from storage.sql.migrate import _config, current_revision, head_revision
 from storage.sql.tables import AuditEvent, MemoryNote
-from tests.postgres import fresh_postgres_database, postgres_answers
+from tests.support.postgres import fresh_postgres_database, postgres_answers
 
 KMINER = str(Path(sys.executable).with_name("kminer"))
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from mining.neighbour_relations import neighbour_relations, relations_in_sentence
 from mining.parsing import parse
+from tests.support.paths import ROOT
 
 
 def relations(text: str, names: list[str]) -> set[tuple[str, str, str]]:
@@ -187,7 +188,7 @@ def test_a_text_over_its_reading_budget_is_skipped_reported_and_not_read_again(
     assert len(calls) == 1  # read once, remembered as skipped
 
 
-SHARED_SETS = Path(__file__).resolve().parents[1].parent / "shared" / "quality-sets"
+SHARED_SETS = ROOT.parent / "shared" / "quality-sets"
 
 
 @pytest.mark.skipif(not SHARED_SETS.is_dir(), reason="no ../shared/quality-sets beside the project")

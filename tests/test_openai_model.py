@@ -15,8 +15,8 @@ from kminer.model_provider import build_model_provider
 from kminer.worker import deepagents_plugin
 from storage.sql.db import make_engine
 from storage.sql.memory_repo import MemoryRepository
-from tests.fake_openai import FIXTURES, ServeFakeOpenAi
-from tests.memory_route_workflow import MemoryRouteWorkflow
+from tests.support.fake_openai import FIXTURES, ServeFakeOpenAi
+from tests.support.memory_route_workflow import MemoryRouteWorkflow
 
 
 class ChatCompletions:

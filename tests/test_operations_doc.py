@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.compose import COMPOSE_FILE, ROOT, kminer_services, load_compose
+from tests.support.compose import COMPOSE_FILE, ROOT, kminer_services, load_compose
 
 DOC = (ROOT / "docs/operations.md").read_text()
 # Read by a library, not by our code: OpenTelemetry's resource detector.

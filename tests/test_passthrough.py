@@ -12,7 +12,11 @@ from temporalio.client import Client
 from temporalio.worker import Worker
 
 from kminer.config import Settings
-from tests.contracts_probe_workflow import PROBED, ContractsProbeWorkflow, ModulesProbeWorkflow
+from tests.support.contracts_probe_workflow import (
+    PROBED,
+    ContractsProbeWorkflow,
+    ModulesProbeWorkflow,
+)
 
 # The workflow definitions, imported afresh by each run's sandbox (its restrictions check
 # their code); every other `workflows.*` module is the worker's own (workflows/passthrough.py).

@@ -23,7 +23,7 @@ from storage.dkg.interface import DkgError, DkgValidationError, PublishResult
 from storage.sql.db import make_engine
 from storage.sql.tables import PublishRecord
 from temporal_client.runs import start_run
-from tests.postgres import fresh_postgres_database, postgres_answers
+from tests.support.postgres import fresh_postgres_database, postgres_answers
 from tests.test_review import wait_for_review
 from workflows.mining import MiningWorkflow
 

@@ -13,7 +13,7 @@ from activities.embeddings import OpenAiEmbedder, shared_minilm
 from activities.statements import score_relevance
 from contracts.tools import Statement
 from mining import relevance as R
-from tests.replay import replay_server
+from tests.support.replay import replay_server
 
 
 def test_content_words_drop_question_and_function_words() -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gzip
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,10 +18,11 @@ from temporalio.worker import Replayer, UnsandboxedWorkflowRunner
 
 from kminer.config import Settings
 from kminer.worker import deepagents_plugin
+from tests.support.paths import FIXTURES
 from workflows.agents import policy
 from workflows.mining import MiningWorkflow
 
-HISTORIES = Path(__file__).parent / "fixtures" / "histories"
+HISTORIES = FIXTURES / "histories"
 RECORDED = {
     "previous_release_completed.json.gz": "prev-auto",  # review auto, published
     "previous_release_reviewed.json.gz": "prev-reviewed",  # waited, decide update, published

@@ -47,7 +47,8 @@ async def test_a_worker_killed_while_gathering_resumes_without_repeating_finishe
         "TEMPORAL_ADDRESS": settings.temporal_address or "",
     }
     first = subprocess.Popen(
-        [sys.executable, "-m", "tests.slow_search_worker", str(log), str(SLOW_SECONDS), QUESTION],
+        [sys.executable, "-m", "tests.support.slow_search_worker", str(log), str(SLOW_SECONDS),
+         QUESTION],
         env=env, stdout=(tmp_path / "worker.log").open("ab"), stderr=subprocess.STDOUT,
         stdin=subprocess.DEVNULL,
     )  # fmt: skip

@@ -1,6 +1,6 @@
 """With a real model the research plan is the model's: validated, one repair, else rules.
 
-The chat model is a replayed OpenAI API (tests/fake_openai.py's ChatModel answers the
+The chat model is a replayed OpenAI API (tests/support/fake_openai.py's ChatModel answers the
 agents); the research planner's answers are scripted here.
 """
 
@@ -14,7 +14,7 @@ from contracts.run import MiningRequest, Phase, Workspace
 from kminer.config import Settings
 from kminer.stack import embedded_stack
 from temporal_client.runs import start_run
-from tests.fake_openai import ChatModel, ServeFakeOpenAi, llm_settings, text
+from tests.support.fake_openai import ChatModel, ServeFakeOpenAi, llm_settings, text
 from workflows.mining import MiningWorkflow
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"

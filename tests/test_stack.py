@@ -17,7 +17,7 @@ from temporalio.client import Client, WorkflowFailureError
 from kminer.config import Settings
 from kminer.devserver import free_port
 from kminer.worker import connect
-from tests.healthz import wait_until_healthy
+from tests.support.healthz import wait_until_healthy
 
 
 def _alive(pid: int) -> bool:

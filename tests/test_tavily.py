@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from activities.search import SearchUnavailable, TavilySearch
-from tests.replay import replay_server
+from tests.support.paths import FIXTURES
+from tests.support.replay import replay_server
 
-RECORDED = json.loads((Path(__file__).parent / "fixtures/tavily/search.json").read_text())
+RECORDED = json.loads((FIXTURES / "tavily/search.json").read_text())
 
 
 class RecordedTavily:

@@ -22,9 +22,10 @@ from playwright.async_api import Browser, ConsoleMessage, Page, async_playwright
 
 from api.routes.ui import CYTOSCAPE_DIR, sign_in_link
 from kminer.stack import Stack
-from tests.browser import ensure_chromium
+from tests.support.browser import ensure_chromium
+from tests.support.paths import TESTS
 
-ARTIFACTS = Path(os.environ.get("KM_TEST_ARTIFACTS") or Path(__file__).parent / "artifacts")
+ARTIFACTS = Path(os.environ.get("KM_TEST_ARTIFACTS") or TESTS / "artifacts")
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 RUN_SECONDS = 180_000  # ms: mining, review and publishing on a loaded 2-core machine
 VIEWPORTS = [(1280, 800), (390, 844)]

@@ -23,7 +23,7 @@ from kminer.config import load_settings
 from kminer.devserver import DevServer
 from kminer.worker import connect
 from temporal_client.runs import start_run
-from tests.replay import replay_server
+from tests.support.replay import replay_server
 from tests.test_tavily import RECORDED
 
 SEARCH_SECONDS = 3.0

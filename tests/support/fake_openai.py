@@ -12,12 +12,12 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, Protocol
 
 from kminer.config import Settings
+from tests.support import paths
 
-FIXTURES = Path(__file__).parent / "fixtures/openai"
+FIXTURES = paths.FIXTURES / "openai"
 FAKE_API_KEY = "sk-test-not-a-real-key"
 
 

