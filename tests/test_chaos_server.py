@@ -11,7 +11,7 @@ from contracts.run import Decision, Phase
 from kminer.config import Settings
 from kminer.devserver import DevServer
 from kminer.stack import embedded_stack
-from tests.test_review import start_reviewed_run
+from tests.support.runs import start_reviewed_run
 from workflows.mining import MiningWorkflow
 
 

@@ -26,7 +26,7 @@ from contracts.run import KnowledgeMinerResponse, MiningRequest, Phase
 from kminer.config import Settings, load_settings
 from kminer.worker import connect
 from temporal_client.runs import start_run
-from tests.test_durability import start_worker
+from tests.support.processes import start_worker
 
 SEED = int(os.environ.get("KM_CHAOS_SEED", "12"))
 CHAOS_RUNS = 5

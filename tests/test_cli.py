@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,29 +14,9 @@ from kminer.stack import Stack
 from storage.dkg.embedded import EmbeddedDkg
 from temporal_client.runs import start_run
 from tests.support.paths import ROOT
-from tests.test_review import wait_for_review
+from tests.support.processes import kminer
+from tests.support.runs import QUESTION, wait_for_review
 from workflows.mining import MiningWorkflow
-
-QUESTION = "Which suppliers of lithium carry geopolitical risk?"
-
-
-def kminer(settings: Settings, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    env = {
-        **os.environ,
-        "KM_DATA_DIR": str(settings.data_dir),
-        "KM_TASK_QUEUE": settings.task_queue,
-        "TEMPORAL_ADDRESS": settings.temporal_address or "",
-    }
-    env.pop("OPENAI_API_KEY", None)
-    env.pop("TAVILY_API_KEY", None)
-    return subprocess.run(
-        [sys.executable, "-m", "kminer.cli", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 def test_mine_json_prints_the_response_with_linked_scored_candidates(settings: Settings) -> None:

@@ -30,7 +30,7 @@ from kminer.config import Settings
 from kminer.stack import embedded_stack
 from kminer.worker import deepagents_plugin
 from temporal_client.runs import start_run
-from tests.test_review import wait_for_review
+from tests.support.runs import wait_for_review
 from workflows.mining import MiningWorkflow
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -21,26 +18,11 @@ from storage.dkg.embedded import EmbeddedDkg
 from storage.sql.db import make_engine
 from storage.sql.tables import AuditEvent, PublishRecord
 from temporal_client.runs import start_run
-from tests.test_review import local_activity_type
+from tests.support.processes import start_worker
+from tests.support.runs import local_activity_type
 from workflows.mining import MiningWorkflow
 
 MID_RUN = {Phase.ENRICHMENT, Phase.VALIDATION}
-
-
-def start_worker(settings: Settings, log: Path) -> subprocess.Popen:
-    env = {
-        **os.environ,
-        "KM_DATA_DIR": str(settings.data_dir),
-        "KM_TASK_QUEUE": settings.task_queue,
-        "TEMPORAL_ADDRESS": settings.temporal_address or "",
-    }
-    return subprocess.Popen(
-        [sys.executable, "-m", "kminer.cli", "worker"],
-        env=env,
-        stdout=log.open("ab"),
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 async def wait_for_phase(client: Client, run_id: str, phases: set[Phase]) -> Phase:

@@ -15,7 +15,7 @@ from contracts.run import MiningRequest, Phase
 from kminer.config import Settings
 from kminer.stack import Stack
 from temporal_client.runs import start_run
-from tests.test_review import QUESTION, executed, local_activity_type
+from tests.support.runs import QUESTION, executed, local_activity_type
 from workflows.candidate_refs import CANDIDATES_FILE
 from workflows.mining import MiningWorkflow
 

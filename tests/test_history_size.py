@@ -8,7 +8,7 @@ from contracts.run import MiningRequest
 from kminer.config import Settings
 from kminer.stack import Stack
 from temporal_client.runs import start_run
-from tests.test_review import wait_for_review
+from tests.support.runs import wait_for_review
 from workflows.mining import MiningWorkflow
 
 

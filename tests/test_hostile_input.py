@@ -13,7 +13,7 @@ from kminer.stack import Stack
 from mining.jsonld import MAX_DEPTH
 from mining.jsonld import nesting_depth as jsonld_depth
 from storage.dkg.sparql_guard import MAX_QUERY_DEPTH, nesting_depth, strip_ignorable
-from tests.test_review import start_reviewed_run
+from tests.support.runs import start_reviewed_run
 
 
 def nested_query(depth: int) -> str:

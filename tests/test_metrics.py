@@ -8,7 +8,7 @@ import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
 from kminer.stack import Stack
-from tests.test_review import wait_for_review
+from tests.support.runs import wait_for_review
 
 
 def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:

@@ -24,7 +24,7 @@ from storage.sql.db import make_engine
 from storage.sql.tables import PublishRecord
 from temporal_client.runs import start_run
 from tests.support.postgres import fresh_postgres_database, postgres_answers
-from tests.test_review import wait_for_review
+from tests.support.runs import wait_for_review
 from workflows.mining import MiningWorkflow
 
 ASSET = {"@context": "https://schema.org/", "@type": "Claim", "name": "A supplies B"}

@@ -21,7 +21,7 @@ async def test_a_completed_run_replays_deterministically(stack: Stack, settings:
     handle = await start_run(stack.client, settings.task_queue, request)
     result = await handle.result()
     assert result.phase == Phase.COMPLETED
-    from tests.test_review import executed
+    from tests.support.runs import executed
 
     assert await executed(handle, "score_candidates") == 1, "the agent's faithful scores stand"
     history = await handle.fetch_history()
@@ -34,7 +34,7 @@ async def test_a_reviewed_run_with_signals_and_updates_replays(
     stack: Stack, settings: Settings
 ) -> None:
     from contracts.run import Decision
-    from tests.test_review import start_reviewed_run
+    from tests.support.runs import start_reviewed_run
 
     handle, ws = await start_reviewed_run(stack, settings.task_queue)
     second = next(c.id for c in ws.candidates if c.accepted and c.kind == "claim")

@@ -8,9 +8,6 @@ fail for one sub-question, so parallelism and failure are visible in the run's h
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import time
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
 
@@ -18,44 +15,17 @@ from sqlmodel import Session, select
 from temporalio.api.enums.v1 import EventType
 from temporalio.client import Client, WorkflowHandle
 
-from contracts.research import GatherResult, ResearchConfig, ResearchTaskStatus
-from contracts.run import MiningRequest, Phase, Workspace
+from contracts.research import ResearchConfig, ResearchTaskStatus
+from contracts.run import MiningRequest, Phase
 from kminer.config import Settings
-from kminer.worker import Services, build_worker, connect, open_services
 from storage.sql.tables import ResearchRun
 from temporal_client.runs import start_run
-from workflows.mining import MiningWorkflow
+from tests.support.research import TAGS, gather_groups, research_worker, workspace
+from tests.support.runs import QUESTION
 
-QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 PARAPHRASE = "What lithium suppliers are exposed to geopolitical risks?"
 UNRELATED = "Which companies sponsor Alzheimer's clinical trials?"
-TAGS = ["supply_chain", "general_risk"]
 SEARCH_SECONDS = 0.6
-
-
-@contextlib.asynccontextmanager
-async def research_worker(
-    settings: Settings, delay: float = 0.0, fail_on: str | None = None
-) -> AsyncIterator[tuple[Client, Services, list[str]]]:
-    """The real worker; its search backend slowed by `delay` and failing on `fail_on`."""
-    services = await asyncio.to_thread(open_services, settings)
-    searched: list[str] = []
-    inner = services.search.search
-
-    def search(query: str, max_results: int) -> list[dict[str, Any]]:
-        searched.append(query)
-        if fail_on and fail_on in query:
-            raise OSError(f"search backend unavailable for {query!r}")
-        time.sleep(delay)
-        return inner(query, max_results)
-
-    services.search.search = search
-    try:
-        client = await connect(settings, settings.temporal_address or "", services.engine)
-        async with build_worker(client, settings, services):
-            yield client, services, searched
-    finally:
-        services.close()
 
 
 async def mine(client: Client, settings: Settings, query: str, **kw: Any) -> WorkflowHandle:
@@ -68,34 +38,12 @@ async def mine(client: Client, settings: Settings, query: str, **kw: Any) -> Wor
     return handle
 
 
-async def workspace(handle: WorkflowHandle) -> Workspace:
-    return await handle.query(MiningWorkflow.workspace)
-
-
 async def scheduled_types(handle: WorkflowHandle) -> list[str]:
     names = []
     async for event in handle.fetch_history_events():
         if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
             names.append(event.activity_task_scheduled_event_attributes.activity_type.name)
     return names
-
-
-async def gather_groups(client: Client, handle: WorkflowHandle) -> list[dict[str, Any]]:
-    """Each research_gather activity: scheduled and completed event ids, decoded result."""
-    groups: dict[int, dict[str, Any]] = {}
-    async for event in handle.fetch_history_events():
-        if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
-            attrs = event.activity_task_scheduled_event_attributes
-            if attrs.activity_type.name == "research_gather":
-                groups[event.event_id] = {"scheduled": event.event_id}
-        elif event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
-            done = event.activity_task_completed_event_attributes
-            if done.scheduled_event_id in groups:
-                [result] = await client.data_converter.decode(
-                    list(done.result.payloads), [GatherResult]
-                )
-                groups[done.scheduled_event_id] |= {"completed": event.event_id, "result": result}
-    return [groups[k] for k in sorted(groups)]
 
 
 def most_at_once(intervals: list[tuple[float, float]]) -> int:

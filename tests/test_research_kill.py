@@ -20,7 +20,8 @@ from contracts.run import MiningRequest, Phase
 from kminer.config import Settings
 from kminer.worker import connect
 from temporal_client.runs import start_run
-from tests.test_research import QUESTION, TAGS, gather_groups, research_worker, workspace
+from tests.support.research import TAGS, gather_groups, research_worker, workspace
+from tests.support.runs import QUESTION
 
 SLOW_SECONDS = 8.0
 

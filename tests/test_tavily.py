@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from activities.search import SearchUnavailable, TavilySearch
-from tests.support.paths import FIXTURES
 from tests.support.replay import replay_server
-
-RECORDED = json.loads((FIXTURES / "tavily/search.json").read_text())
+from tests.support.tavily import RECORDED
 
 
 class RecordedTavily:

@@ -13,7 +13,8 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 
 from kminer.config import Settings
 from kminer.tracing import tracing_interceptors
-from tests.test_cli import QUESTION, kminer
+from tests.support.processes import kminer
+from tests.support.runs import QUESTION
 
 
 class OtlpReceiver(BaseHTTPRequestHandler):

@@ -24,7 +24,7 @@ from kminer.devserver import DevServer
 from kminer.worker import connect
 from temporal_client.runs import start_run
 from tests.support.replay import replay_server
-from tests.test_tavily import RECORDED
+from tests.support.tavily import RECORDED
 
 SEARCH_SECONDS = 3.0
 
