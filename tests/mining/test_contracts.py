@@ -3,13 +3,7 @@
 import pytest
 from pydantic import ValidationError
 
-from contracts.run import (
-    InvalidTagError,
-    MiningRequest,
-    memory_tags,
-    normalize_tag,
-    thread_id_for,
-)
+from contracts.run import InvalidTagError, MiningRequest, memory_tags, normalize_tag, thread_id_for
 
 
 def test_tags_are_stripped_lowercased_and_sorted_into_the_thread_id() -> None:
