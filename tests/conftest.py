@@ -16,6 +16,9 @@ from kminer.stack import Stack, embedded_stack
 from tests.support.fake_openai import FAKE_API_KEY, AnswersRequests, ServeFakeOpenAi
 from tests.support.replay import replay_server
 
+# Fixtures of one room's tests, kept with the helpers they serve (tests/support/).
+pytest_plugins = ["tests.support.otnode"]
+
 
 @pytest.fixture(scope="session")
 def temporal_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevServer]:
