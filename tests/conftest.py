@@ -17,7 +17,7 @@ from tests.support.fake_openai import FAKE_API_KEY, AnswersRequests, ServeFakeOp
 from tests.support.replay import replay_server
 
 # Fixtures of one room's tests, kept with the helpers they serve (tests/support/).
-pytest_plugins = ["tests.support.otnode"]
+pytest_plugins = ["tests.support.embedded_dkg", "tests.support.otnode"]
 
 
 @pytest.fixture(scope="session")
