@@ -1,7 +1,7 @@
 """The registered names of the activities: what a workflow schedules, what a worker
 registers, what a model calls as a tool, and what the audit log records.
 
-They are part of recorded histories (tests/histories/): replaying a history needs the
+They are part of recorded histories (tests/fixtures/histories/): replaying a history needs the
 same name for the same activity, so a value here never changes; a new activity gets a
 new name.
 """

@@ -1,4 +1,6 @@
-"""Shared fixtures: one real Temporal dev server per session, a worker per test."""
+"""The one conftest of every room: one real Temporal dev server per session, settings, a
+stack and a worker per test, sign-in headers, the seeded gazetteer and the fake OpenAI API;
+the fixture modules of tests/support/ are registered below as plugins."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from kminer.stack import Stack, embedded_stack
 from tests.support.fake_openai import FAKE_API_KEY, AnswersRequests, ServeFakeOpenAi
 from tests.support.replay import replay_server
 
-# Fixtures of one room's tests, kept with the helpers they serve (tests/support/).
+# Fixtures kept beside the stand-ins and helpers they serve.
 pytest_plugins = ["tests.support.embedded_dkg", "tests.support.otnode"]
 
 

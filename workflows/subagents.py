@@ -56,7 +56,7 @@ MAX_STATEMENTS = 60
 # names a handful of parties, each with a few facts (the labeled sets ask 8-9 a question).
 CLAIMS_PER_ITERATION = 4
 # ... and per run: what a run's history budget was sized for (20 claims at maxIterations
-# 10, tests/test_history_budget.py), whatever maxIterations asks.
+# 10, tests/workflows/test_history_budget.py), whatever maxIterations asks.
 MAX_CLAIMS = 20
 
 

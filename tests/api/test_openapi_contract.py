@@ -17,7 +17,7 @@ from kminer.stack import Stack, embedded_stack
 
 SCHEMATHESIS = Path(sys.executable).parent / "st"
 # The event stream holds its connection until the run ends; its contract is tested in
-# tests/test_events.py against real runs instead.
+# tests/api/test_events.py against real runs instead.
 STREAMING = "/api/runs/{run_id}/events"
 
 

@@ -2,7 +2,7 @@
 
     python -m tests.support.slow_search_worker LOG SECONDS FAST_QUERY
 
-Run as a subprocess by tests/test_research_kill.py, which SIGKILLs it mid-gathering.
+Run as a subprocess by tests/workflows/test_research_kill.py, which SIGKILLs it mid-gathering.
 Settings come from the environment (KM_DATA_DIR, KM_TASK_QUEUE, TEMPORAL_ADDRESS).
 """
 

@@ -2,7 +2,7 @@
 most 15 worker-dispatched activities, and the rules policy deciding in the workflow (no
 model activity at all, workflows/local_model.py). Candidates travel by reference
 (workflows/candidate_refs.py); what a provider model is sent is checked in
-tests/test_llm_mining.py."""
+tests/workflows/test_llm_mining.py."""
 
 from __future__ import annotations
 
