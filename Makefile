@@ -5,7 +5,8 @@ STAMP := $(VENV)/.installed
 # The chat UI's browser libraries (Cytoscape.js), pinned in api/ui/vendor/package-lock.json.
 UI_VENDOR := api/ui/vendor
 UI_STAMP := $(UI_VENDOR)/node_modules/.installed
-# The Compose Specification's JSON schema, which tests/test_compose.py checks docker-compose.yml against.
+# The Compose Specification's JSON schema, which tests/e2e/test_compose.py checks
+# docker-compose.yml against.
 COMPOSE_SPEC := tests/compose_spec
 COMPOSE_STAMP := $(COMPOSE_SPEC)/node_modules/.installed
 

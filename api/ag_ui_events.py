@@ -60,9 +60,9 @@ def json_patch(old: Any, new: Any) -> list[dict[str, Any]]:
     `jsonpatch.make_patch` is `JsonPatch.from_diff` with its move optimisation on: a
     reordered list (todos rewritten in another order) or a value that changed place (an
     id leaving one list for another) becomes a `move` op. The chat UI's patch.js
-    (api/ui/static/patch.js) and the strict checker of the tests (tests/ag_ui_stream.py)
+    (api/ui/static/patch.js) and the strict checker of the tests (tests/support/ag_ui_stream.py)
     apply `add`, `remove` and `replace` only, so the optimisation is off here (the cases
-    are pinned in tests/test_ag_ui_events.py). Scalars compare by JSON type as well as
+    are pinned in tests/api/test_ag_ui_events.py). Scalars compare by JSON type as well as
     value: `1`, `1.0` and `true` are different JSON values although Python calls them
     equal.
     """

@@ -2,10 +2,11 @@
 
     .venv/bin/python bench/mutation.py
 
-Runs mutmut (configured in pyproject.toml `[tool.mutmut]`) against tests/test_scoring.py
-and tests/test_reliability.py, prints killed / survived and the surviving mutants, and
-records the figures in bench/results.json under `mutation`. A survivor is a behaviour no
-test pins down, unless it is equivalent (the README lists the ones judged equivalent).
+Runs mutmut (configured in pyproject.toml `[tool.mutmut]`) against the tests in
+tests/mining/ of scoring (test_scoring.py, test_scoring_report.py), reliability and
+relevance, prints killed / survived and the surviving mutants, and records the figures in
+bench/results.json under `mutation`. A survivor is a behaviour no test pins down, unless
+it is equivalent (the README lists the ones judged equivalent).
 """
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ class Settings:
     # Run workflow code inside Temporal's sandbox (KM_WORKFLOW_SANDBOX). Off by default:
     # the sandbox re-checks every call and payload at run time, a quarter of a worker's
     # CPU (docs/benchmarks.md); the tests replay every recorded history inside it, so its
-    # restrictions still guard the workflow code (tests/test_replay*.py).
+    # restrictions still guard the workflow code (tests/workflows/test_replay*.py).
     workflow_sandbox: bool = False
     # Activities per second the server hands out from each queue this worker polls, for
     # all of that queue's workers together (KM_QUEUE_RATE_LIMIT; None: no limit).

@@ -1,4 +1,6 @@
-"""Shared fixtures: one real Temporal dev server per session, a worker per test."""
+"""The one conftest of every room: one real Temporal dev server per session, settings, a
+stack and a worker per test, sign-in headers, the seeded gazetteer and the fake OpenAI API;
+the fixture modules of tests/support/ are registered below as plugins."""
 
 from __future__ import annotations
 
@@ -13,8 +15,11 @@ import pytest
 from kminer.config import Settings, load_settings
 from kminer.devserver import DevServer
 from kminer.stack import Stack, embedded_stack
-from tests.fake_openai import FAKE_API_KEY, AnswersRequests, ServeFakeOpenAi
-from tests.replay import replay_server
+from tests.support.fake_openai import FAKE_API_KEY, AnswersRequests, ServeFakeOpenAi
+from tests.support.replay import replay_server
+
+# Fixtures kept beside the stand-ins and helpers they serve.
+pytest_plugins = ["tests.support.embedded_dkg", "tests.support.otnode"]
 
 
 @pytest.fixture(scope="session")
@@ -75,7 +80,7 @@ async def stack(settings: Settings) -> AsyncIterator[Stack]:
 
 @pytest.fixture
 def fake_openai(monkeypatch: pytest.MonkeyPatch) -> Iterator[ServeFakeOpenAi]:
-    """Serves a fake chat-completions API answered by the given model (tests/fake_openai.py)
+    """Serves a fake chat-completions API answered by the given model (tests/support/fake_openai.py)
     until the test ends: fake_openai(model) -> the base URL ChatOpenAI is given."""
     with ExitStack() as servers:
 

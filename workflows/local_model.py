@@ -12,7 +12,7 @@ p95 10.1 s -> 8.9 s, bench/throughput.py, 2026-11-25).
 
 Being workflow code has the workflow-code rule: a change to what the policy decides goes
 behind `workflow.patched`, or a run recorded before it (one waiting in review, say)
-diverges on replay. tests/test_replay_previous_release.py replays histories recorded
+diverges on replay. tests/workflows/test_replay_previous_release.py replays histories recorded
 with the policy deciding here, so such a change fails CI.
 
 Only a run whose model is `rules` and which has no model queue gets it (`model_for`);

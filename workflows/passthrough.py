@@ -15,7 +15,7 @@ classes then not the ones the passed-through modules use.
 Only the workflow definitions (`workflows.mining` with the steps it inherits from
 `workflows.review_and_publish`, `workflows.batch`) stay sandboxed:
 the sandbox's restrictions still check their code, and replays of recorded histories
-(tests/test_replay*.py) check that the shared modules decide as before.
+(tests/workflows/test_replay*.py) check that the shared modules decide as before.
 """
 
 from temporalio import workflow

@@ -59,7 +59,7 @@ MAX_STATEMENTS = 60
 # (each set gains 1-4), and a run still stays within MAX_CLAIMS.
 CLAIMS_PER_ITERATION = 5
 # ... and per run: what a run's history budget was sized for (20 claims at maxIterations
-# 10, tests/test_history_budget.py), whatever maxIterations asks.
+# 10, tests/workflows/test_history_budget.py), whatever maxIterations asks.
 MAX_CLAIMS = 20
 
 

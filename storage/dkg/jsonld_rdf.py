@@ -13,7 +13,7 @@ to load remote contexts"), which also refuses every asset written with
 `"@context": "https://schema.org/"` (all the seed data), so the context has to be
 rewritten inline (`@vocab` plus the prefixes of `mining.jsonld.Context`) and the
 subject given as `@id` first. With that, the 289 seed assets give the same triples,
-but `tests/test_dkg_store.py::test_invalid_assets_are_refused[doc7-IRI]` fails: for
+but `tests/storage/test_dkg_store_publish.py::test_invalid_assets_are_refused[doc7-IRI]` fails: for
 `"url": {"@id": "not an iri"}` the library drops the triple silently (JSON-LD
 expansion ignores an invalid `@id`), so the asset would be published with data
 missing instead of refused with DkgValidationError. It would also write doubles in

@@ -6,11 +6,11 @@ paragraph breaks so the passage splitter still sees paragraphs.
 
 Why not trafilatura's main-text extraction (2.3.1 tried, offline, `extract` and
 `extract_metadata`): two of today's reader tests fail with it.
-`tests/test_documents.py::test_html_reader_keeps_the_readable_text_and_the_page_metadata`:
+`tests/storage/test_documents.py::test_html_reader_keeps_the_readable_text_and_the_page_metadata`:
 the title is the header's `<h1>` ("Site banner headline") instead of `<title>`, the URL
 is `og:url` instead of the canonical link, and the text keeps `<template>` content and
 repeats the table as "| Cell one | Cell two |" (with `favor_recall` it also keeps
-`<noscript>` text and runs the paragraphs together). `tests/test_documents.py::
+`<noscript>` text and runs the paragraphs together). `tests/storage/test_documents.py::
 test_html_fallbacks_for_title_source_and_date`: inline elements split a paragraph
 ("Body", "then", "." on lines of their own), and a page of one short paragraph yields
 no text at all (`extract` returns None), so it would be refused as unreadable.

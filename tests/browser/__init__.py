@@ -1,0 +1,1 @@
+"""The chat UI in a real browser (Debian's chromium through Playwright)."""

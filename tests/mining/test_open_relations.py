@@ -1,0 +1,211 @@
+"""Open relations from the parse, on sentences of domains no labeled set uses (aviation,
+publishing, hospitals, shipping, universities): every construction for any verb."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mining.neighbour_relations import neighbour_relations, relations_in_sentence
+from mining.parsing import parse
+from tests.support.paths import ROOT
+
+
+def relations(text: str, names: list[str]) -> set[tuple[str, str, str]]:
+    """(subject, predicate, object) between the named mentions of a one-sentence text."""
+    doc = parse(text)
+    spans = []
+    for name in names:
+        start = text.index(name)
+        span = doc.char_span(start, start + len(name), alignment_mode="expand")
+        spans.append((span.start, span.end))
+    order = sorted(range(len(names)), key=lambda n: spans[n][0])
+    spans = [spans[n] for n in order]
+    ordered = [names[n] for n in order]
+    sent = next(iter(doc.sents))
+    found = relations_in_sentence(doc, spans, sent.start, sent.end)
+    return {(ordered[r.subject], r.predicate, ordered[r.object]) for r in found}
+
+
+def test_a_verb_no_list_names_relates_its_subject_and_object() -> None:
+    found = relations("Kestrel Air grounded Boreal Jet in March.", ["Kestrel Air", "Boreal Jet"])
+    assert ("Kestrel Air", "ground", "Boreal Jet") in found
+
+
+def test_the_clause_words_name_the_relation_not_the_last_noun() -> None:
+    text = "Vireo Health halted production of insulin pens at Marlow Devices."
+    found = relations(text, ["Vireo Health", "Marlow Devices"])
+    assert [p for s, p, o in found if (s, o) == ("Vireo Health", "Marlow Devices")] == [
+        "halt production at"
+    ]
+
+
+def test_each_coordinated_object_gets_the_relation_and_siblings_none() -> None:
+    text = "Aerion delivered jets to Qantas, Emirates and Lufthansa."
+    found = relations(text, ["Aerion", "Qantas", "Emirates", "Lufthansa"])
+    for airline in ("Qantas", "Emirates", "Lufthansa"):
+        assert ("Aerion", "deliver to", airline) in found
+    assert not any({s, o} <= {"Qantas", "Emirates", "Lufthansa"} for s, _, o in found)
+
+
+def test_an_apposition_with_a_participle_says_where_the_head_is() -> None:
+    text = "Nordlys Avionics, a sensor maker based in Tromso, sells gyroscopes."
+    found = relations(text, ["Nordlys Avionics", "Tromso"])
+    assert ("Nordlys Avionics", "be based in", "Tromso") in found
+
+
+def test_an_apposition_noun_phrase_is_the_relation() -> None:
+    text = "Harbor Press, the publishing arm of Penrose Books, printed the atlas."
+    found = relations(text, ["Harbor Press", "Penrose Books"])
+    assert ("Harbor Press", "be arm of", "Penrose Books") in found
+
+
+def test_a_relative_clause_acts_for_its_head() -> None:
+    text = "Penrose Books, which owns Harbor Press, cut its list."
+    assert ("Penrose Books", "own", "Harbor Press") in relations(
+        text, ["Penrose Books", "Harbor Press"]
+    )
+
+
+def test_a_relative_clause_with_its_own_subject_acts_on_the_head() -> None:
+    text = "Quayside Cleaning, the contractor that St Brigid Hospital hired in May, left."
+    found = relations(text, ["Quayside Cleaning", "St Brigid Hospital"])
+    assert ("St Brigid Hospital", "hire", "Quayside Cleaning") in found
+
+
+def test_a_passive_agent_is_the_subject() -> None:
+    text = "Orbital Freight was acquired by Halvorsen Shipping in 2021."
+    found = relations(text, ["Orbital Freight", "Halvorsen Shipping"])
+    assert ("Halvorsen Shipping", "acquire", "Orbital Freight") in found
+
+
+def test_a_possessive_noun_frame_is_a_relation() -> None:
+    text = "Kestrel Air's partnership with Boreal Jet ended."
+    found = relations(text, ["Kestrel Air", "Boreal Jet"])
+    assert ("Kestrel Air", "partnership with", "Boreal Jet") in found
+
+
+def test_negation_and_modality_are_flags_not_other_relations() -> None:
+    doc = parse("Aerion did not supply Qantas. Aerion could supply Emirates.")
+    first, second = list(doc.sents)
+    neg = relations_in_sentence(doc, [(0, 1), (4, 5)], first.start, first.end)
+    assert [(r.predicate, r.negated, r.hedged) for r in neg] == [("supply", True, False)]
+    modal = relations_in_sentence(doc, [(6, 7), (9, 10)], second.start, second.end)
+    assert [(r.predicate, r.negated, r.hedged) for r in modal] == [("supply", False, True)]
+
+
+def test_an_inner_clause_with_its_own_subject_is_another_fact() -> None:
+    text = "Aerion expanded its plant, and Boreal Jet doubled output."
+    assert relations(text, ["Aerion", "Boreal Jet"]) == set()
+
+
+def test_words_between_neighbours_repair_a_misread_verb() -> None:
+    doc = parse("The Harbor Authority cross-debarred Quayside Logistics for two years.")
+    start = doc.text.index("Harbor Authority")
+    a = doc.char_span(start, start + len("Harbor Authority"))
+    b_at = doc.text.index("Quayside Logistics")
+    b = doc.char_span(b_at, b_at + len("Quayside Logistics"))
+    found = neighbour_relations(doc, [(a.start, a.end), (b.start, b.end)], 0, len(doc))
+    assert [(r.subject, r.predicate, r.object) for r in found] == [(0, "debarred", 1)]
+
+
+def test_a_passive_between_neighbours_turns_round() -> None:
+    doc = parse("Orbital Freight was fined by Customs.")
+    found = neighbour_relations(doc, [(0, 2), (5, 6)], 0, len(doc))
+    assert [(r.subject, r.object) for r in found] == [(1, 0)]
+
+
+def test_the_sentence_that_hung_a_worker_is_read_at_once() -> None:
+    started = time.monotonic()
+    relations("Alpine Linux had 5.6.1 only in its edge branch.", ["Alpine Linux"])
+    assert time.monotonic() - started < 2
+
+
+WORDS = st.sampled_from(
+    "the a of to in by which that it its and or not Quayside Harbor Kestrel Orbital "
+    "supplied owns was acquired based near , ( ) - ; 5.6.1 CVE-2024-1 10 % had only "
+    "edge branch Board Council said would its their".split()
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(WORDS, min_size=1, max_size=40))
+def test_any_sentence_is_read_within_its_time_limit(words: list[str]) -> None:
+    text = " ".join(words) + "."
+    doc = parse(text)
+    names = [(m.start(), m.end()) for m in re.finditer(r"\b[A-Z][a-z]+\b", text)]
+    spans = [(s.start, s.end) for a, b in names if (s := doc.char_span(a, b)) is not None]
+    spans = sorted(set(spans))
+    started = time.monotonic()
+    for sent in doc.sents:
+        inside = [sp for sp in spans if sent.start <= sp[0] and sp[1] <= sent.end]
+        relations_in_sentence(doc, inside, sent.start, sent.end)
+    assert time.monotonic() - started < 1.0
+
+
+@pytest.mark.parametrize("hang", ["Alpine Linux had 5.6.1 only in its edge branch."])
+def test_extraction_of_a_whole_text_ends(hang: str) -> None:
+    from contracts.tools import SourceDocument
+    from mining.extraction import read_statements
+    from mining.nlp import resolver_for
+
+    started = time.monotonic()
+    gazetteer = [("Alpine Linux", "did:dkg:x/1", "SoftwareApplication")]
+    doc = SourceDocument(text=hang, source="https://x.example.com/a")
+    read_statements(doc, gazetteer, resolver_for(gazetteer))
+    assert time.monotonic() - started < 5
+
+
+def test_a_text_over_its_reading_budget_is_skipped_reported_and_not_read_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from contracts.tools import SourceDocument
+    from mining import extraction
+    from mining.nlp import resolver_for
+    from mining.statement_reads import StatementReader
+
+    calls = []
+    real = extraction.read_statements
+
+    def counted(*args: object, **kw: object) -> object:
+        calls.append(1)
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("mining.statement_reads.read_statements", counted)
+    monkeypatch.setattr(extraction, "READING_BUDGET_S", -1.0)
+    gazetteer = [("Kestrel Air", "did:dkg:x/7", "Organization")]
+    doc = SourceDocument(text="Kestrel Air grounded Boreal Jet. It flies again.",
+                         source="https://budget.example.com/a", passageId="abc:0")  # fmt: skip
+    for _ in range(3):
+        reader = StatementReader(gazetteer, resolver_for(gazetteer))
+        assert reader.read(doc) == []
+        assert reader.skipped == ["https://budget.example.com/a#abc:0"]
+    assert len(calls) == 1  # read once, remembered as skipped
+
+
+SHARED_SETS = ROOT.parent / "shared" / "quality-sets"
+
+
+@pytest.mark.skipif(not SHARED_SETS.is_dir(), reason="no ../shared/quality-sets beside the project")
+def test_every_document_of_every_shared_set_is_read_within_budget(tmp_path: Path) -> None:
+    from contracts.tools import SourceDocument
+    from mining.extraction import READING_BUDGET_S, read_statements
+    from mining.nlp import resolver_for
+    from storage.corpus.index import CorpusIndex
+
+    resolver = resolver_for([])
+    for set_dir in sorted(p for p in SHARED_SETS.iterdir() if (p / "docs").is_dir()):
+        index = CorpusIndex(tmp_path / f"{set_dir.name}.db", tmp_path / "none")
+        index.add(sorted((set_dir / "docs").iterdir()))
+        for info in index.documents():
+            for passage in index.document_passages(info.id):
+                doc = SourceDocument(text=passage.content, source=passage.url,
+                                     passageId=passage.passageId)  # fmt: skip
+                started = time.monotonic()
+                read_statements(doc, [], resolver)  # raises ReadingOverBudget past it
+                assert time.monotonic() - started < READING_BUDGET_S

@@ -1,0 +1,155 @@
+"""Alembic migrations: empty and pre-migration databases end at head, on SQLite and Postgres."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, SQLModel
+
+from storage.sql.audit_log import AuditLog
+from storage.sql.db import make_engine
+from storage.sql.migrate import _config, current_revision, head_revision
+from storage.sql.tables import AuditEvent, MemoryNote
+from tests.support.postgres import fresh_postgres_database, postgres_answers
+
+KMINER = str(Path(sys.executable).with_name("kminer"))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The URL of an empty database: a new SQLite file, or a new Postgres database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'kminer.db'}"
+        return
+    if not postgres_answers():
+        pytest.skip("Postgres is not answering on 127.0.0.1:5432 (or psycopg missing)")
+    with fresh_postgres_database("km_migrate") as url:
+        yield url
+
+
+def _kminer_db(url: str, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DATABASE_URL": url, "KM_DATA_DIR": str(tmp_path / "data")}
+    return subprocess.run(
+        [KMINER, "db", *args], env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def _drift(engine: Engine) -> list[object]:
+    """What the models declare and the migrated schema lacks (or has extra)."""
+    with engine.connect() as conn:
+        return compare_metadata(MigrationContext.configure(conn), SQLModel.metadata)
+
+
+def test_upgrade_on_an_empty_database_ends_at_head(empty_url: str, tmp_path: Path) -> None:
+    before = _kminer_db(empty_url, tmp_path, "current")
+    assert before.returncode == 0, before.stderr
+    assert "no revision" in before.stdout
+    done = _kminer_db(empty_url, tmp_path, "upgrade")
+    assert done.returncode == 0, done.stderr
+    assert f"empty -> {head_revision()} (head)" in done.stdout
+    again = _kminer_db(empty_url, tmp_path, "upgrade")
+    assert f"already at {head_revision()}" in again.stdout
+    now = _kminer_db(empty_url, tmp_path, "current")
+    assert now.stdout.strip().endswith(f"{head_revision()} (head)")
+    engine = make_engine(empty_url, migrate=False)
+    try:
+        assert _drift(engine) == []
+    finally:
+        engine.dispose()
+
+
+def test_a_database_of_the_previous_release_is_adopted_with_its_rows(
+    empty_url: str, tmp_path: Path
+) -> None:
+    """The previous release made its tables with create_all and no revision table."""
+    engine = make_engine(empty_url, migrate=False)
+    try:
+        SQLModel.metadata.create_all(engine)
+        with Session(engine) as session:
+            session.add(MemoryNote(domain_tag="supply_chain", name="schema-notes", content="x"))
+            session.add(AuditEvent(run_id="r", tool="dkg_sparql", args_hash="h", kind="tool"))
+            session.commit()
+        assert current_revision(engine) is None
+        done = _kminer_db(empty_url, tmp_path, "upgrade")
+        assert done.returncode == 0, done.stderr
+        assert current_revision(engine) == head_revision()
+        assert _drift(engine) == []
+        with Session(engine) as session:
+            note = session.get(MemoryNote, 1)
+            assert note is not None and note.content == "x"
+    finally:
+        engine.dispose()
+
+
+def test_the_first_release_schema_gains_the_audit_columns(empty_url: str) -> None:
+    """Revision 0001 alone is the first release's schema; head adds the audit trail."""
+    engine = make_engine(empty_url, migrate=False)
+    try:
+        with engine.begin() as conn:
+            command.upgrade(_config(conn), "0001")
+        assert "kind" not in {c["name"] for c in inspect(engine).get_columns("auditevent")}
+        with engine.begin() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO auditevent (run_id, tool, args_hash, result_count, elapsed_ms,"
+                    " success, created_at) VALUES ('r', 'dkg_sparql', 'h', 3, 12, true, :t)"
+                ),
+                {"t": datetime(2026, 1, 1, tzinfo=UTC).replace(tzinfo=None)},
+            )
+        engine.dispose()
+        engine = make_engine(empty_url)  # what every process does at start
+        assert current_revision(engine) == head_revision()
+        assert _drift(engine) == []
+        with Session(engine) as session:
+            old = session.get(AuditEvent, 1)
+        assert old is not None and old.kind == "tool" and old.tool == "dkg_sparql"
+        log = AuditLog(engine)
+        assert log.record(run_id="r", kind="decision", tool="decide", principal="rita",
+                          detail={}, event_key="decision:0")  # fmt: skip
+        assert not log.record(run_id="r", kind="decision", tool="decide", principal="rita",
+                              detail={}, event_key="decision:0")  # fmt: skip
+    finally:
+        engine.dispose()
+
+
+def test_processes_starting_together_upgrade_once(empty_url: str, tmp_path: Path) -> None:
+    """Workers starting at once all find the schema at head; none fails on a half-made one."""
+    env = {**os.environ, "DATABASE_URL": empty_url, "KM_DATA_DIR": str(tmp_path / "data")}
+    procs = [
+        subprocess.Popen(
+            [KMINER, "db", "upgrade"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, [err for _, err in outs]
+    upgraded = [out for out, _ in outs if "upgraded empty" in out]
+    assert len(upgraded) == 1, outs
+    engine = make_engine(empty_url, migrate=False)
+    try:
+        assert current_revision(engine) == head_revision()
+    finally:
+        engine.dispose()
+
+
+def test_a_bad_database_url_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    for url in ("not a url", "nosuchdriver://x/y"):
+        done = _kminer_db(url, tmp_path, "upgrade")
+        assert done.returncode == 2
+        assert done.stderr.count("\n") == 1 and "DATABASE_URL" in done.stderr
+        assert "Traceback" not in done.stderr
