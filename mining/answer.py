@@ -15,7 +15,9 @@ from typing import Any
 
 from contracts.run import AUTO_REVIEW_PROPOSED, Answer, AnswerSentence
 from contracts.tools import AnswerArgs
+from mining.names import type_family
 from mining.predicates import spec_for
+from mining.question import asked_families
 from mining.reliability import host_of
 
 MAX_SENTENCES = 12
@@ -101,8 +103,23 @@ def _sentences(claims: list[dict[str, Any]], hedged: bool) -> list[AnswerSentenc
     return out
 
 
-def _most_relevant_first(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return sorted(claims, key=lambda c: (-float(_signals(c).get("relevance") or 0),
+def _names_asked(asset: dict[str, Any], asked: frozenset[str]) -> bool:
+    """Whether a claim names an entity of a kind the question asks for."""
+    about = asset.get("about")
+    if not asked or not isinstance(about, dict):
+        return False
+    ends = [about, *(v for v in about.values() if isinstance(v, dict))]
+    return any(type_family(str(e.get("@type", ""))) in asked for e in ends)
+
+
+def _most_relevant_first(
+    claims: list[dict[str, Any]], asked: frozenset[str] = frozenset()
+) -> list[dict[str, Any]]:
+    """Claims naming what the question asks for (its companies, its places) first, then
+    by relevance and confidence: "Which suppliers ...?" is answered by suppliers before
+    a country's restriction, however relevant."""
+    return sorted(claims, key=lambda c: (not _names_asked(c["asset"], asked),
+                                         -float(_signals(c).get("relevance") or 0),
                                          -float(_signals(c).get("confidence") or 0)))  # fmt: skip
 
 
@@ -112,8 +129,9 @@ def compose_answer(args: AnswerArgs) -> Answer:
         c for c in claims if c.get("accepted") and c.get("status") not in ("rejected", "expired")
     ]  # fmt: skip
     reported = [c for c in claims if not c.get("accepted") and _reported(c)]
-    sentences = _sentences(_most_relevant_first(usable), hedged=False)
-    sentences += _sentences(_most_relevant_first(reported), hedged=True)
+    asked = asked_families(args.query)
+    sentences = _sentences(_most_relevant_first(usable, asked), hedged=False)
+    sentences += _sentences(_most_relevant_first(reported, asked), hedged=True)
     sentences = sentences[:MAX_SENTENCES]
     known = [
         c for c in args.candidates

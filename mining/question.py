@@ -11,8 +11,9 @@ from functools import lru_cache
 from typing import Any
 
 from mining.extraction_patterns import Gazetteer
+from mining.name_runs import AGENT_ENDINGS, MIN_AGENT_NOUN
 from mining.names import normalise_name
-from mining.nlp import Resolver, mentions_in
+from mining.nlp import ORG_WORDS, PLACE_WORDS, Resolver, mentions_in
 from mining.parsing import parse
 from mining.relevance import stem
 
@@ -96,3 +97,31 @@ def question_parts(query: str) -> list[str]:
     which drug makers are affected?": two), or [] when it asks one."""
     parts = [p.strip(" ?") for p in _CLAUSE_JOIN.split(query) if p.strip(" ?")]
     return [f"{p}?" for p in parts] if len(parts) > 1 else []
+
+
+# Question words that ask for a kind of entity by themselves.
+_PARTIES = frozenset({"organization", "person"})
+_WH_FAMILIES = {"who": _PARTIES, "whom": _PARTIES, "where": frozenset({"place"})}
+# Place words a question asks "which" of, besides those that end a place's name.
+_ASKED_PLACES = frozenset({"country", "countries", "site", "region", "port", "location"})
+
+
+@lru_cache(maxsize=256)
+def asked_families(query: str) -> frozenset[str]:
+    """The kinds of entity a question asks for, so the answer can lead with them: "who"
+    an organisation or a person, "where" a place, "which suppliers" (an agent noun, or a
+    word naming organisations) an organisation, "which sites" (a place word) a place.
+    Empty when it asks for no kind of entity ("how far has output fallen")."""
+    found: set[str] = set()
+    for tok in parse(query):
+        if tok.lower_ in _WH_FAMILIES and tok.tag_ in ("WP", "WRB"):
+            found |= _WH_FAMILIES[tok.lower_]
+        elif _asks_which(tok):
+            noun = tok.head.lemma_.lower()
+            if noun in PLACE_WORDS or noun in _ASKED_PLACES:
+                found.add("place")
+            elif noun in ORG_WORDS or (
+                len(noun) >= MIN_AGENT_NOUN and noun.endswith(AGENT_ENDINGS)
+            ):
+                found.add("organization")
+    return frozenset(found)
