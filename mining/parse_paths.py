@@ -130,7 +130,9 @@ def is_hedged(tok: Any) -> bool:
     if tok.dep_ != "xcomp":
         return False
     head = tok.head
-    return head.tag_ == "VBN" or any(
+    # A participle of the perfect ("has stopped writing") is no passive of saying.
+    perfect = any(c.dep_ == "aux" and c.lemma_.lower() == "have" for c in head.children)
+    return (head.tag_ == "VBN" and not perfect) or any(
         c.dep_ == "aux" and c.lower_ in MODAL_WORDS for c in head.children
     )
 

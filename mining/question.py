@@ -87,8 +87,12 @@ def _modifying_nouns(noun: Any) -> list[Any]:
     return [c for m in mods for c in (m, *m.conjuncts) if c.pos_ == "NOUN"]
 
 
+# "..., and which", "... and who", "; ..." and ", how ..." start another question; ", which"
+# and ", who" alone may open a relative clause, so they do not.
 _CLAUSE_JOIN = re.compile(
-    r",\s*and\s+(?=(?:who|what|which|where|when|how|whom|whose)\b)|;\s*", re.IGNORECASE
+    r",?\s+and\s+(?=(?:who|what|which|where|when|how|whom|whose)\b)|;\s*"
+    r"|,\s*(?=(?:how|when|where)\b)",
+    re.IGNORECASE,
 )
 
 

@@ -174,3 +174,22 @@ def test_the_number_that_designates_a_name_is_part_of_it() -> None:
     found = names("Harbour Order 2231, which the council passed in June, closed the Kirkwall quay.")
     assert "Harbour Order 2231" in found
     assert "Kelso Shipping" in names("Kelso Shipping sold 40 ferries to Baltic Mutual in 2024.")
+
+
+def test_a_perfect_tense_is_no_hedge_and_a_passive_of_saying_is() -> None:
+    from mining.neighbour_relations import relations_in_sentence
+
+    def flags(text: str, a: str, b: str) -> set[bool]:
+        doc = parse(text)
+        spans = []
+        for name in (a, b):
+            at = text.index(name)
+            span = doc.char_span(at, at + len(name), alignment_mode="expand")
+            spans.append((span.start, span.end))
+        sent = next(iter(doc.sents))
+        return {r.hedged for r in relations_in_sentence(doc, spans, sent.start, sent.end)}
+
+    assert flags("Baltic Mutual has stopped writing policies in Orkney.", "Baltic Mutual",
+                 "Orkney") == {False}  # fmt: skip
+    assert flags("Baltic Mutual is expected to write policies in Orkney.", "Baltic Mutual",
+                 "Orkney") == {True}  # fmt: skip

@@ -360,8 +360,18 @@ def test_a_relation_one_part_of_a_compound_question_asks_for_fits_better() -> No
     texts = {"https://a.example#": f"Zinc shortage. {sentence}"}
     compound = "What is behind the zinc shortage, and which smelters are affected?"
     scores = []
-    for query in (compound, compound.replace(", and", " and")):  # the same words, one clause
+    # Nearly the same words in one clause ("... of which smelters are affected").
+    for query in (compound, compound.replace(", and which", " of which")):
         st = statement.model_copy()
         score_relevance([st], texts, query, shared_minilm())
         scores.append(st.relevance)
     assert scores[0] > scores[1]
+
+
+def test_and_who_without_a_comma_starts_another_part_and_a_comma_which_does_not() -> None:
+    from mining.question import question_parts
+
+    assert question_parts("Which ferry sank, who owns it and who is suing it?") == [
+        "Which ferry sank, who owns it?", "who is suing it?"
+    ]
+    assert question_parts("Which ports, which the storm closed, reopened?") == []
