@@ -63,7 +63,7 @@ def _cut_by_ner(
 
 
 def apposed_kind(
-    span: Any, org_words: frozenset[str], place_words: frozenset[str]
+    span: Any, org_words: frozenset[str], place_words: frozenset[str], agents: bool = True
 ) -> tuple[str, str] | None:
     """(family, schema type) the common noun set beside a name says it is: "X, the
     largest ferry operator" (an agent noun: an organisation), "X, a river town" (a place
@@ -78,7 +78,8 @@ def apposed_kind(
         word = noun.lemma_.lower()
         if word in place_words:
             return "place", "Place"
-        if word in org_words or (len(word) >= MIN_AGENT_NOUN and word.endswith(AGENT_ENDINGS)):
+        agent = agents and len(word) >= MIN_AGENT_NOUN and word.endswith(AGENT_ENDINGS)
+        if word in org_words or agent:
             return "organization", "Organization"
     return None
 

@@ -58,7 +58,8 @@ ORG_WORDS = frozenset(
     laboratories labs limited llc logistics ltd materials metals minerals mining
     ministry motors network office organisation organization partners pharma
     pharmaceutical pharmaceuticals plc power resources services shipping solutions
-    systems technologies therapeutics trust university ventures""".split()
+    systems technologies therapeutics trust university utility utilities ventures firm
+    """.split()
 )
 # A commodity word ending a proper name usually names a producer ("Huayou Cobalt").
 COMMODITY_WORDS = frozenset(
@@ -363,8 +364,12 @@ def mentions_in(
                 end, name = numbered, text[start:numbered]
             if family == "concept" and cut is not None:
                 family, typ = cut.family, cut.type
-            if family == "concept" and span is not None:
-                family, typ = apposed_kind(span, ORG_WORDS, PLACE_WORDS) or (family, typ)
+            if family in ("concept", "place", "person") and span is not None:
+                # "X, the Finnish utility": the noun beside a name says what it is, over
+                # the NER's guess ("X, a reporter" stays a person: agent nouns name people).
+                apposed = apposed_kind(span, ORG_WORDS, PLACE_WORDS, family != "person")
+                if apposed is not None and (family == "concept" or apposed[0] != "place"):
+                    family, typ = apposed
             if family in ("product", "concept") and _at_a_site(doc.char_span(start, end)):
                 family, typ = "place", "Place"
             mention = Mention(name, name, start, end, family, typ, None, "ner")

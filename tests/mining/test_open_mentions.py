@@ -193,3 +193,9 @@ def test_a_perfect_tense_is_no_hedge_and_a_passive_of_saying_is() -> None:
                  "Orkney") == {False}  # fmt: skip
     assert flags("Baltic Mutual is expected to write policies in Orkney.", "Baltic Mutual",
                  "Orkney") == {True}  # fmt: skip
+
+
+def test_the_noun_beside_a_name_overrules_the_ners_place() -> None:
+    text = "Lappi Voima, the Finnish utility, signed with Orkney Gas in May."
+    found = {m.name: m.family for m in mentions_in(parse(text), [], Resolver([]))}
+    assert found.get("Lappi Voima") == "organization"
