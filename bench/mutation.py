@@ -1,12 +1,14 @@
-"""Mutation testing of the pure scoring rules (mining/scoring.py, reliability.py).
+"""Mutation testing of the pure scoring rules (mining/scoring.py, reliability.py) and of
+the name and reference readers (mining/name_shapes.py, references.py).
 
     .venv/bin/python bench/mutation.py
 
 Runs mutmut (configured in pyproject.toml `[tool.mutmut]`) against the tests in
-tests/mining/ of scoring (test_scoring.py, test_scoring_report.py), reliability and
-relevance, prints killed / survived and the surviving mutants, and records the figures in
-bench/results.json under `mutation`. A survivor is a behaviour no test pins down, unless
-it is equivalent (the README lists the ones judged equivalent).
+tests/mining/ of scoring (test_scoring.py, test_scoring_report.py), reliability,
+relevance, open mentions and references, prints killed / survived and the surviving
+mutants, and records the figures in bench/results.json under `mutation`. A survivor is
+a behaviour no test pins down, unless it is equivalent (the README lists the ones judged
+equivalent).
 """
 
 from __future__ import annotations

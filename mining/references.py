@@ -76,7 +76,6 @@ def referent(
     general = lemma in org_words
     if not bare_definite(tok, modified=general):
         return None
-    memo: dict[tuple[int, int], set[str]] = tok.doc.user_data.setdefault("descriptions", {})
     own_clause = _clause_verb(tok)
     earlier: list[tuple[Mention, Any]] = []
     for m in named:
@@ -84,12 +83,11 @@ def referent(
         # "X signed with the company": not X itself.
         if m.end <= tok.idx and span is not None and _clause_verb(span.root) != own_clause:
             earlier.append((m, span.root))
-    for m, _ in reversed(earlier):
-        key = (m.start, m.end)
-        if key not in memo:
-            memo[key] = _descriptions(tok.doc, m)
-        if lemma in memo[key] and bare_definite(tok):
-            return m
+    # Nothing is kept on the (shared, cached) parse: descriptions are read anew.
+    if bare_definite(tok):
+        for m, _ in reversed(earlier):
+            if lemma in _descriptions(tok.doc, m):
+                return m
     if not general:
         return None
     # "the company": the organisation the text was just talking about: of the nearest

@@ -1,0 +1,71 @@
+"""What a bare definite noun refers back to (mining/references.py): each way a text
+describes an entity, and what never counts. Sentences of shipping and publishing."""
+
+from __future__ import annotations
+
+from contracts.tools import SourceDocument
+from mining.extraction import read_statements
+from mining.name_shapes import shaped_names
+from mining.nlp import Resolver, mentions_in
+from mining.parsing import parse
+from mining.references import bare_definite, referent
+
+SRC = "file:///tmp/notes.md"
+
+
+def triples(text: str) -> set[tuple[str, str, str]]:
+    out = read_statements(SourceDocument(text=text, source=SRC), [], Resolver([]))
+    return {(s.subject, s.predicate, s.object) for s in out}
+
+
+def meant(text: str, noun_at: int) -> str | None:
+    """The name `referent` gives the noun at character `noun_at` of `text`."""
+    doc = parse(text)
+    named = mentions_in(doc, [], Resolver([]))
+    tok = next(t for t in doc if t.idx == noun_at)
+    found = referent(tok, named, frozenset({"company"}))
+    return found.name if found else None
+
+
+def test_the_noun_a_name_is_compounded_into_describes_it() -> None:
+    text = "Saltmarsh Carrier opened its Stromness terminal in May. The terminal handles ferries."
+    assert meant(text, text.index("terminal handles")) == "Stromness"
+
+
+def test_a_predicate_noun_describes_its_subject() -> None:
+    text = "Kirkwall Mutual is a cooperative of island boats. Heron Books insures the cooperative."
+    assert meant(text, text.index("cooperative.")) == "Kirkwall Mutual"
+
+
+def test_the_last_word_of_a_name_describes_it() -> None:
+    text = "Kestrel Shipyard launched two hulls. Orkney Ferries bought them from the shipyard."
+    assert meant(text, text.index("shipyard.")) == "Kestrel Shipyard"
+
+
+def test_a_noun_with_its_own_of_phrase_or_no_determiner_refers_to_nothing() -> None:
+    text = "Kestrel Shipyard launched two hulls. The shipyard of Hoy builds barges."
+    doc = parse(text)
+    noun = next(t for t in doc if t.idx == text.index("shipyard of"))
+    assert not bare_definite(noun)
+    plain = parse("Shipyards build barges.")
+    assert not bare_definite(plain[0])
+
+
+def test_the_company_is_the_subject_of_the_nearest_sentence_naming_organisations() -> None:
+    text = (
+        "Heron Books hired Strand Printing in March. Kestrel Media sued Heron Books in May. "
+        "Orkney Ferries later signed a contract with the company."
+    )
+    assert meant(text, text.index("company.")) == "Kestrel Media"
+
+
+def test_a_banner_in_capitals_has_no_names_but_a_capital_word_in_prose_is_one() -> None:
+    assert shaped_names(parse("FERRY TIMETABLE CHANGES FOR THE WINTER SEASON")) == []
+    doc = parse("Ferries on the ORKNEYLINK route run twice a day.")
+    assert [doc.text[a:b] for a, b, _ in shaped_names(doc)] == ["ORKNEYLINK"]
+
+
+def test_only_a_compound_chain_of_proper_nouns_extends_a_coined_name() -> None:
+    doc = parse("Players of gameOS Horizon and players of eSports leagues met in Oslo.")
+    spans = [doc.text[a:b] for a, b, _ in shaped_names(doc)]
+    assert "gameOS Horizon" in spans and "eSports" in spans
