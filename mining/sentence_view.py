@@ -284,6 +284,10 @@ class SentenceView:
             return []
         if lemma in PLACE_WORDS:
             return []
+        if len(ordered) == 1 and head.tag_ == "NN" and any(
+            c.dep_ == "det" and c.lower_ in ("a", "an") for c in head.children
+        ):
+            return []  # "made an offer": one thing done, not goods or a kind of thing
         return [phrase_mention(self.doc[ordered[0] : ordered[-1] + 1], "concept", "DefinedTerm")]
 
 

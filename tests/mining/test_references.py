@@ -69,3 +69,10 @@ def test_only_a_compound_chain_of_proper_nouns_extends_a_coined_name() -> None:
     doc = parse("Players of gameOS Horizon and players of eSports leagues met in Oslo.")
     spans = [doc.text[a:b] for a, b, _ in shaped_names(doc)]
     assert "gameOS Horizon" in spans and "eSports" in spans
+
+
+def test_one_thing_done_is_no_goods_but_a_kind_of_thing_is() -> None:
+    offer = triples("Heron Books made an offer for Strand Printing in 2021.")
+    assert not any(p == "produces" for _, p, _ in offer), offer
+    atlases = triples("Heron Books makes printed atlases in Kirkwall.")
+    assert ("Heron Books", "produces", "printed atlases") in atlases
