@@ -142,14 +142,17 @@ def _repeated_single_names(body: str, longer: list[str]) -> list[str]:
     for match in _CAPITALISED.finditer(body):
         word = match.group(0)
         counts[word] = counts.get(word, 0) + 1
-        before = body[: match.start()].rstrip()
-        if before and before[-1] not in ".!?\"'”’:":
+        # The character before the word, spaces skipped: a scan back over only the
+        # spaces before this match, so the whole loop stays linear in the text.
+        at = match.start() - 1
+        while at >= 0 and body[at].isspace():
+            at -= 1
+        if at >= 0 and body[at] not in ".!?\"'”’:":
             within.add(word)  # not a sentence's (or a quotation's) first word
     # A common word is written in small letters somewhere; a name never is.
-    common = {w.lower() for w in _LOWER_WORD.findall(body)}
+    common = {w.lower() for w in _LOWER_WORD.findall(body)} | CALENDAR_WORDS
     inside = {w for name in longer for w in name.split()}
     return [
         w for w, n in counts.items()
-        if n >= 2 and w in within and w.lower() not in common | CALENDAR_WORDS
-        and w not in inside
+        if n >= 2 and w in within and w.lower() not in common and w not in inside
     ]  # fmt: skip
