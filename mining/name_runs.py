@@ -62,17 +62,22 @@ def _cut_by_ner(
     return first if (start, end) != (first.start, first.end) else None
 
 
+def apposed(root: Any) -> list[Any]:
+    """The words set in apposition to a phrase's head, either way round ("X, the ferry
+    operator" and "the operator, X")."""
+    beside = [c for c in root.children if c.dep_ == "appos"]
+    if root.dep_ == "appos":
+        beside.append(root.head)
+    return beside
+
+
 def apposed_kind(
     span: Any, org_words: frozenset[str], place_words: frozenset[str], agents: bool = True
 ) -> tuple[str, str] | None:
     """(family, schema type) the common noun set beside a name says it is: "X, the
     largest ferry operator" (an agent noun: an organisation), "X, a river town" (a place
     word); None when no such noun is beside it."""
-    root = span.root
-    beside = [c for c in root.children if c.dep_ == "appos"]
-    if root.dep_ == "appos":
-        beside.append(root.head)
-    for noun in beside:
+    for noun in apposed(span.root):
         if noun.pos_ != "NOUN":
             continue
         word = noun.lemma_.lower()

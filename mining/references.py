@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mining.mentions import Mention
+from mining.name_runs import apposed
 
 DEFINITE = frozenset({"the", "this", "that"})
 # Words a bare definite noun may have besides its determiner and still point back.
@@ -31,9 +32,7 @@ def _descriptions(doc: Any, m: Mention) -> set[str]:
         return set()
     root = span.root
     words = {m.name.split()[-1].lower()} if m.name.split() else set()
-    beside = [c for c in root.children if c.dep_ == "appos"]
-    if root.dep_ == "appos":
-        beside.append(root.head)
+    beside = apposed(root)
     if root.dep_ in ("compound", "amod") and root.head.i > root.i:
         beside.append(root.head)
     if root.dep_ in ("nsubj", "nsubjpass"):
@@ -70,11 +69,11 @@ def referent(
     """The latest mention before `tok` that the text described by `tok`'s noun, when
     `tok` is a bare definite noun; else, for a noun that names organisations in general
     (`org_words`: "the company", "the security company"), the organisation the text was
-    just talking about. `named`: the
-    mentions of the text so far, in order."""
+    just talking about. `named`: the mentions of the text so far, in order."""
     lemma = tok.lemma_.lower()
     general = lemma in org_words
-    if not bare_definite(tok, modified=general):
+    bare = bare_definite(tok)
+    if not bare and not (general and bare_definite(tok, modified=True)):
         return None
     own_clause = _clause_verb(tok)
     earlier: list[tuple[Mention, Any]] = []
@@ -84,7 +83,7 @@ def referent(
         if m.end <= tok.idx and span is not None and _clause_verb(span.root) != own_clause:
             earlier.append((m, span.root))
     # Nothing is kept on the (shared, cached) parse: descriptions are read anew.
-    if bare_definite(tok):
+    if bare:
         for m, _ in reversed(earlier):
             if lemma in _descriptions(tok.doc, m):
                 return m
