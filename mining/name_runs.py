@@ -22,7 +22,7 @@ AGENT_ENDINGS = ("er", "or", "ist")
 MIN_AGENT_NOUN = 5
 
 
-def _joining_hyphen(tok: Any) -> bool:
+def joining_hyphen(tok: Any) -> bool:
     """A hyphen inside one word of a name ("Cleveland-Cliffs"), spaces on neither side."""
     return (
         tok.text == "-" and not tok.whitespace_ and tok.i > 0 and not tok.doc[tok.i - 1].whitespace_
@@ -42,7 +42,7 @@ CALENDAR_WORDS = frozenset(
 )
 
 
-def _cut_by_ner(
+def cut_by_ner(
     label: str, known: Any, inner: Sequence[Mention], start: int, end: int, span: Any = None
 ) -> Mention | None:
     """The first NER mention a proper-noun run (label '') holds whole and is longer than:

@@ -24,12 +24,12 @@ from mining.extraction_patterns import Gazetteer, find_mentions
 from mining.memo import BoundedMemo
 from mining.mentions import Mention, _bare_short_forms, _names_more, short_forms
 from mining.name_runs import (
-    _cut_by_ner,
-    _joining_hyphen,
     apposed_kind,
     apposed_names,
     coordinated_names,
+    cut_by_ner,
     designation_end,
+    joining_hyphen,
 )
 from mining.name_shapes import SHAPED_LABEL, shaped_names
 from mining.names import normalise_label, normalise_name, type_family
@@ -253,10 +253,10 @@ def _proper_chunks(doc: Any) -> list[tuple[int, int, str]]:
     joiners = ("of", "de", "&", "and")
     for tok in [*doc, None]:
         if tok is not None and (tok.pos_ == "PROPN" or (run and (tok.lower_ in joiners
-                                                          or _joining_hyphen(tok)))):
+                                                          or joining_hyphen(tok)))):
             run.append(tok)
             continue
-        for part in _split_at_and(doc, run):
+        for part in _split_at_and(run):
             while part and part[-1].pos_ != "PROPN":
                 part.pop()
             if len(part) >= 2:
@@ -265,7 +265,7 @@ def _proper_chunks(doc: Any) -> list[tuple[int, int, str]]:
     return spans
 
 
-def _split_at_and(doc: Any, run: list[Any]) -> list[list[Any]]:
+def _split_at_and(run: list[Any]) -> list[list[Any]]:
     """A run of proper nouns cut at each "and" that joins two names, kept whole where
     "and" is inside one: one word before it, a name ending in what it is after it
     ("Coffee and Cocoa Council")."""
@@ -344,7 +344,7 @@ def mentions_in(
         cut: Mention | None = None
         if any(s < end and start < e for s, e in taken):
             inner = [m for m in found if m.start < end and start < m.end]
-            cut = _cut_by_ner(label, known, inner, start, end, span)
+            cut = cut_by_ner(label, known, inner, start, end, span)
             if cut is None and not _names_more(name, raw, label, known, inner, start, end):
                 continue
             # "Western Australia" is not Australia: the longer proper name is the entity.
