@@ -7,6 +7,7 @@ safe to call from several threads.
 
 from __future__ import annotations
 
+import bisect
 import re
 import threading
 from collections import OrderedDict
@@ -55,13 +56,91 @@ def parse(text: str) -> Any:
     clean = re.sub(r"\s", " ", text)
     nlp = pipeline()
     with _nlp_lock:
-        doc = nlp(clean)
+        doc = _parsed_over(nlp, clean)
         doc.user_data["lines"] = text  # line breaks still tell a heading from its paragraph
         doc.tensor = numpy.zeros((0, 0), dtype="float32")
         _parsed[text] = doc
         while len(_parsed) > PARSE_CACHE_SIZE:
             _parsed.popitem(last=False)
     return doc
+
+
+_SPACE_RUN = re.compile(r" {2,}")
+
+
+def _parsed_over(nlp: Any, clean: str) -> Any:
+    """The parse of `clean` as if each run of spaces were one, on `clean`'s own offsets.
+
+    A run of spaces (a paragraph break, a passage's lead-in) is a whitespace token to
+    spaCy, and the small model parses the sentence after one differently ("In Europe, X,
+    the utility, has signed ..." loses its subject X to a conjunction with Europe). The
+    collapsed text is parsed and its annotations laid back over the original tokens, each
+    run's extra spaces one whitespace token hung on the token before it.
+    """
+    if _SPACE_RUN.search(clean) is None:
+        return nlp(clean)
+    from spacy.tokens import Doc
+
+    collapsed = _SPACE_RUN.sub(" ", clean)
+    parsed = nlp(collapsed)
+    # A run of `clean` is one space at `collapsed` position p; what follows p lies
+    # further on in `clean` by every extra space removed so far.
+    runs: list[int] = []
+    removed: list[int] = []
+    for run in _SPACE_RUN.finditer(clean):
+        gone = removed[-1] if removed else 0
+        runs.append(run.start() - gone)
+        removed.append(gone + len(run.group()) - 1)
+    original = [tok.idx + _removed_before(runs, removed, tok.idx) for tok in parsed]
+    words: list[str] = []
+    spaces: list[bool] = []
+    index: list[int] = []  # the new index of each parsed token
+    added: list[int] = []  # new indices of the extra whitespace tokens
+    for k, tok in enumerate(parsed):
+        begin = original[k]
+        end = original[k + 1] if k + 1 < len(parsed) else len(clean)
+        body = clean[begin:end]
+        word = body if tok.is_space else body[: len(tok.text)]
+        gap = len(body) - len(word)
+        index.append(len(words))
+        words.append(word)
+        spaces.append(gap > 0)
+        if gap > 1:
+            added.append(len(words))
+            words.append(clean[begin + len(word) + 1 : end])
+            spaces.append(False)
+    at = 0  # the parsed token the next original one is
+    heads, deps, tags, pos, lemmas, morphs, ents = [], [], [], [], [], [], []
+    extra = set(added)
+    for new in range(len(words)):
+        if new in extra:
+            heads.append(new - 1)
+            deps.append("dep")
+            tags.append("_SP")
+            pos.append("SPACE")
+            lemmas.append(words[new])
+            morphs.append("")
+            before, after = ents[-1], parsed[at].ent_iob_ if at < len(parsed) else "O"
+            inside = before != "O" and after == "I"
+            ents.append(f"I-{before[2:]}" if inside else "O")
+            continue
+        tok = parsed[at]
+        heads.append(index[tok.head.i])
+        deps.append(tok.dep_)
+        tags.append(tok.tag_)
+        pos.append(tok.pos_)
+        lemmas.append(tok.lemma_)
+        morphs.append(str(tok.morph))
+        ents.append(f"{tok.ent_iob_}-{tok.ent_type_}" if tok.ent_iob_ in ("B", "I") else "O")
+        at += 1
+    return Doc(nlp.vocab, words=words, spaces=spaces, heads=heads, deps=deps, tags=tags,
+               pos=pos, lemmas=lemmas, morphs=morphs, ents=ents)  # fmt: skip
+
+
+def _removed_before(runs: list[int], removed: list[int], offset: int) -> int:
+    """How many spaces of `clean` the collapsed text lacks before its `offset`."""
+    k = bisect.bisect_left(runs, offset)
+    return removed[k - 1] if k else 0
 
 
 # A line this short that a span starts on and runs past is a heading ("1. Neon"), not
