@@ -30,6 +30,7 @@ from mining.mentions import Mention
 from mining.names import type_family
 from mining.neighbour_relations import relations_in_sentence
 from mining.nlp import ORG_WORDS, Resolver, mentions_in
+from mining.parse_paths import REPORTED_SLOT
 from mining.parsing import parse
 from mining.predicates import PREDICATES, RELATED_TO, canonical, kinds_allow
 from mining.references import referent
@@ -140,7 +141,10 @@ def _open(
     # What a typed relation carries as its goods ("supplies hydroxide to Tesla") is stated.
     related |= {frozenset((r.subject.name, r.goods.name)) for r in relations if r.goods}
     out: list[Relation] = []
-    for rel in relations_in_sentence(doc, spans, sentence.start, sentence.end):
+    found = relations_in_sentence(doc, spans, sentence.start, sentence.end)
+    # What a speaker said of a party ("said its supplier, X, had cut ...") yields to what
+    # the sentence states between the two otherwise ("X is its supplier").
+    for rel in sorted(found, key=lambda r: r.slot == REPORTED_SLOT):
         subj, obj = kept[rel.subject], kept[rel.object]
         if subj.name == obj.name or frozenset((subj.name, obj.name)) in related:
             continue
@@ -230,18 +234,22 @@ def read_statements(
             continue  # nothing named here ("the government" names the country said before)
         relations = relations_in(sent, inside, before)
         relations += _fallback(sent, inside, relations)
-        relations = _named_over_generic(relations, _open(sent, inside, before, relations))
+        # A typed reading whose ends do not fit its type ("Vietnam supplies the
+        # Philippines": two countries) leaves the pair to the clause's own words, when
+        # they say more than a preposition ("Lecanemab in Alzheimer's disease").
+        fits = [kinds_allow(*_family_check(r, homonyms)) for r in relations]
+        refused = {frozenset((r.subject.name, r.object.name))
+                   for r, ok in zip(relations, fits, strict=True) if not ok}  # fmt: skip
+        relations = [r for r, ok in zip(relations, fits, strict=True) if ok]
+        opened = [r for r in _open(sent, inside, before, relations)
+                  if frozenset((r.subject.name, r.object.name)) not in refused
+                  or len((r.cue or "").split()) > 1]  # fmt: skip
+        relations = _named_over_generic(relations, opened)
         raw = full[sent.start_char : sent.end_char]
         sentence = raw.strip()
         at = sent.start_char - len(lead_in) + len(raw) - len(raw.lstrip())
         for rel in relations:
-            predicate, subj, obj = _canonical(rel)
-            subj, obj = (_role_typed(predicate, _fitting(predicate, end, slot, homonyms), slot)
-                         for end, slot in ((subj, "subject"), (obj, "object")))  # fmt: skip
-            if predicate == "operatesIn" and subj.family == obj.family == "place":
-                # "the Thacker Pass project in Nevada", "X is Y's operation in Minas
-                # Gerais": a place does not operate somewhere, it lies there.
-                predicate = "locatedIn"
+            predicate, subj, obj = _typed_ends(rel, homonyms)
             if not kinds_allow(predicate, subj.family, obj.family):
                 continue
             goods = rel.goods  # set on supplies and contracts only (mining/relations.py)
@@ -303,6 +311,23 @@ def _goods_delivered(
                 goods = _fitting("produces", goods, "object", homonyms)
                 st.goods, st.goodsUal, st.goodsType = goods.name, goods.ual, goods.type
                 break
+
+
+def _typed_ends(rel: Relation, homonyms: Homonyms) -> tuple[str, Mention, Mention]:
+    """The relation in its canonical direction, each end typed for its slot."""
+    predicate, subj, obj = _canonical(rel)
+    subj, obj = (_role_typed(predicate, _fitting(predicate, end, slot, homonyms), slot)
+                 for end, slot in ((subj, "subject"), (obj, "object")))  # fmt: skip
+    if predicate == "operatesIn" and subj.family == obj.family == "place":
+        # "the Thacker Pass project in Nevada", "X is Y's operation in Minas
+        # Gerais": a place does not operate somewhere, it lies there.
+        predicate = "locatedIn"
+    return predicate, subj, obj
+
+
+def _family_check(rel: Relation, homonyms: Homonyms) -> tuple[str, str, str]:
+    predicate, subj, obj = _typed_ends(rel, homonyms)
+    return predicate, subj.family, obj.family
 
 
 def _fitting(predicate: str, end: Mention, slot: str, homonyms: Homonyms) -> Mention:

@@ -265,15 +265,21 @@ def companions(chosen: list[Fact], facts: list[Fact], limit: int) -> list[Fact]:
 
 
 def spread(ranked: list[Fact]) -> list[Fact]:
-    """The facts in rounds over their subjects: every subject's best fact, then every
-    subject's second, and so on, each round in rank order. One entity described at length
-    ("the storm stalled over ..., drew from ..., poured into ...") must not take the room
-    the other actors of the question need."""
-    seen: dict[str, int] = {}
+    """The facts in rounds over their subjects and their sentences: every subject's and
+    every sentence's best fact, then their second, and so on, each round in rank order.
+    One entity described at length ("the storm stalled over ..., drew from ..., poured
+    into ...") or one sentence read many ways ("Washington and Brussels carved potash
+    out of their sanctions on Russia") must not take the room the other actors of the
+    question need."""
+    subjects: dict[str, int] = {}
+    sentences: dict[str, int] = {}
     rounds: list[int] = []
     for f in ranked:
-        seen[f.subject.key] = seen.get(f.subject.key, -1) + 1
-        rounds.append(seen[f.subject.key])
+        subjects[f.subject.key] = subjects.get(f.subject.key, -1) + 1
+        said = f.statements[0].sentence if f.statements else ""
+        if said:
+            sentences[said] = sentences.get(said, -1) + 1
+        rounds.append(max(subjects[f.subject.key], sentences.get(said, 0)))
     order = sorted(range(len(ranked)), key=lambda n: (rounds[n], n))
     return [ranked[n] for n in order]
 

@@ -26,21 +26,43 @@ class Mention:
 
 
 def _names_more(
-    name: str, raw: str, label: str, known: Any, inner: list[Mention], start: int, end: int
+    name: str,
+    raw: str,
+    label: str,
+    known: Any,
+    inner: list[Mention],
+    span: tuple[int, int],
+    own_family: str = "",
 ) -> bool:
     """Whether an NER place or organisation name is a longer, different name around the
     gazetteer mentions inside it: every inner mention lies within it, and the words it
     adds are capitalised (a name: "Western Australia", "Kathleen Valley"), not a
-    possessive or a common noun ("Chile's", "Albemarle plant")."""
-    if label not in ("GPE", "LOC", "FAC", "ORG") or known is not None or not inner:
+    possessive or a common noun ("Chile's", "Albemarle plant").
+
+    A run of proper nouns (`label` '') counts too when its own words say it is an
+    organisation or place (`own_family`): "Coffee and Cocoa Council" is not the
+    commodity cocoa."""
+    start, end = span
+    # Inside such a run: the goods it names, and the NER's shorter reading of its end
+    # ("Pulp Council" of "Timber and Pulp Council").
+    by_words = (label == "" and own_family in ("organization", "place") and all(
+        m.family in ("product", "concept") if m.ual else m.end == end for m in inner))  # fmt: skip
+    if (label not in ("GPE", "LOC", "FAC", "ORG") and not by_words) or known is not None:
         return False
-    if any(m.start < start or m.end > end or m.ual is None for m in inner):
+    if not inner or any(m.start < start or m.end > end for m in inner):
+        return False
+    if not by_words and any(m.ual is None for m in inner):
         return False
     rest = name
     for m in inner:
         rest = rest.replace(m.text, " ")
-    extra = [w for w in re.findall(r"[\w']+", rest) if w]
-    return bool(extra) and all(w[:1].isupper() and "'" not in w for w in extra)
+    joiners = NAME_JOINERS if by_words else ()
+    extra = [w for w in re.findall(r"[\w']+", rest) if w and w.lower() not in joiners]
+    return (bool(extra) or by_words) and all(w[:1].isupper() and "'" not in w for w in extra)
+
+
+# Lower-case words inside one proper name ("Coffee and Cocoa Council", "Bank of Ghana").
+NAME_JOINERS = ("of", "de", "and")
 
 
 def _bare_short_forms(

@@ -22,7 +22,7 @@ from typing import Any
 
 from mining.extraction_patterns import Gazetteer, find_mentions
 from mining.memo import BoundedMemo
-from mining.mentions import Mention, _bare_short_forms, _names_more, short_forms
+from mining.mentions import NAME_JOINERS, Mention, _bare_short_forms, _names_more, short_forms
 from mining.name_runs import (
     apposed_kind,
     apposed_names,
@@ -250,7 +250,7 @@ def _proper_chunks(doc: Any) -> list[tuple[int, int, str]]:
     own words say what they are (see `infer_type`), labelled '' for that."""
     spans: list[tuple[int, int, str]] = []
     run: list[Any] = []
-    joiners = ("of", "de", "&", "and")
+    joiners = (*NAME_JOINERS, "&")
     for tok in [*doc, None]:
         if tok is not None and (tok.pos_ == "PROPN" or (run and (tok.lower_ in joiners
                                                           or joining_hyphen(tok)))):
@@ -345,7 +345,8 @@ def mentions_in(
         if any(s < end and start < e for s, e in taken):
             inner = [m for m in found if m.start < end and start < m.end]
             cut = cut_by_ner(label, known, inner, start, end, span)
-            if cut is None and not _names_more(name, raw, label, known, inner, start, end):
+            own = infer_type(name, label)[0] if not label else ""
+            if cut is None and not _names_more(name, raw, label, known, inner, (start, end), own):
                 continue
             # "Western Australia" is not Australia: the longer proper name is the entity.
             found = [m for m in found if m not in inner]

@@ -29,6 +29,7 @@ from mining.open_relation_frames import attached, nominal
 from mining.parse_paths import (
     MAX_PATH,
     MISREAD_SUBJECT,
+    REPORTED_SLOT,
     SAME_SUBJECT,
     SIBLING_DEPS,
     SUBJECT_CHAIN,
@@ -116,6 +117,8 @@ def _clause(
     if owner_noun is None and any(s.doc[t].dep_ not in SUBJECT_CHAIN for t in up_s[:-1]):
         return None  # an owner or modifier inside the subject phrase is not its subject
     inner_verbs = [t for t in up_o[1:] if is_verb(s.doc[t]) and t not in s.all_owned]
+    if owner_noun is None and (told := _reported(s, subj, obj, up_o, top)) is not None:
+        return told
     # "agreed to supply X", "said it would stop buying from X": the same subject; an
     # inner clause with a subject of its own states another fact.
     for v in inner_verbs:
@@ -126,6 +129,10 @@ def _clause(
     vt = s.doc[verb]
     particles = [c.i for c in vt.children if c.dep_ == "prt"]
     words = s.words([verb, *particles, *reversed(below[1:])])
+    if any(_object_controlled(s, v) for v in inner_verbs):
+        # "advised users to downgrade X": the users downgrade; the subject advises it.
+        between = [s.doc[v].lemma_.lower() for v in reversed(inner_verbs[1:])]
+        words = [s.doc[top].lemma_.lower(), "to", *between, *words]
     negated = is_negated(s.doc[top]) or is_negated(vt)
     hedged = is_hedged(s.doc[top]) or is_hedged(vt)
     slot = slot_of(s, below)
@@ -146,6 +153,35 @@ def _clause(
     if is_passive(vt):
         words = ["be", vt.text.lower(), *words[1:]]
     return make_relation(subj, obj, words, lemma, slot, negated, hedged, is_passive(vt))
+
+
+def _object_controlled(s: ParsedSentence, verb: int) -> bool:
+    """An infinitive whose doer is the object of the verb it hangs off ("told users to
+    stop", "ordered agencies to disconnect"), not that verb's subject ("agreed to")."""
+    tok = s.doc[verb]
+    return tok.dep_ == "xcomp" and any(c.dep_ == "dobj" for c in tok.head.children)
+
+
+def _reported(
+    s: ParsedSentence, subj: int, obj: int, up_o: list[int], top: int
+) -> OpenRelation | None:
+    """'X warned that Y contained ...', 'X said it was used ...': Y is the subject of a
+    clause X states, so X speaks of Y (what the clause says of Y is its own fact)."""
+    clause = s.doc[up_o[-1]]
+    if len(up_o) < 2 or clause.dep_ != "ccomp" or not is_verb(clause):
+        return None
+    below = up_o[:-1]
+    if s.doc[below[-1]].dep_ not in SUBJECT_DEPS:
+        return None
+    if any(s.doc[t].dep_ not in SUBJECT_CHAIN for t in below[:-1]):
+        return None  # the mention is inside the subject, not the subject
+    verb = s.doc[top]
+    marked = any(c.dep_ == "mark" and c.lower_ == "that" for c in clause.children)
+    stated = ["be", clause.text.lower()] if is_passive(clause) else [clause.lemma_.lower()]
+    words = [verb.lemma_.lower(), *(["that"] if marked else []), *stated]
+    negated = is_negated(verb) or is_negated(clause)
+    hedged = is_hedged(verb) or is_hedged(clause)
+    return make_relation(subj, obj, words, "", REPORTED_SLOT, negated, hedged)
 
 
 def _subject_noun(s: ParsedSentence, up_s: list[int]) -> int | None:

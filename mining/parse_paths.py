@@ -39,6 +39,9 @@ NOMINAL_DEPS = frozenset(
 # a possessive's noun does is the noun's own act (a policy, an event).
 SUBJECT_MODIFIER_CHAIN = frozenset({"pobj", "prep", "compound", "nmod"})
 PREDICATE_POS = frozenset({"VERB", "AUX", "NOUN", "ADP", "ADJ", "PART", "PROPN", "ADV"})
+# The slot of a relation between a speaker and the subject of what it said ("X warned
+# that Y had ..."): weaker than any other relation the sentence states between the two.
+REPORTED_SLOT = "ccomp"
 MAX_PATH = 9  # tokens on the path between two mentions, both ends excluded
 MAX_PREDICATE_WORDS = 5
 

@@ -87,9 +87,10 @@ def test_a_question_of_several_parts_asks_for_no_single_kind() -> None:
     assert asked_kind(both) == frozenset({"hospital", "nurse"})
 
 
-def fact(subject: str, obj: str, score: float) -> Fact:
-    ev = EvidenceItem(source=SRC, snippet=f"{subject} {obj}", score=score)
-    st = Statement(subject=subject, predicate="run into", object=obj, sentence="s", source=SRC)
+def fact(subject: str, obj: str, score: float, sentence: str = "") -> Fact:
+    said = sentence or f"{subject} ran into {obj}."
+    ev = EvidenceItem(source=SRC, snippet=said, score=score)
+    st = Statement(subject=subject, predicate="run into", object=obj, sentence=said, source=SRC)
     return Fact("run into", EntityRef(subject, "Thing"), EntityRef(obj, "Thing"), [st], [ev])
 
 
@@ -100,6 +101,15 @@ def test_one_subject_described_at_length_leaves_room_for_the_others() -> None:
     assert order[:3] == ["Storm Kiri", "Heron Books", "Saltmarsh Carrier"]
     chosen = select(ranked, 4)
     assert {f.subject.name for f in chosen} == {"Storm Kiri", "Heron Books", "Saltmarsh Carrier"}
+
+
+def test_one_sentence_read_many_ways_leaves_room_for_the_others() -> None:
+    said = "Heron Books, Vellum House and Quire Press ran into Ostrava Press and Maardu."
+    ranked = [fact(a, b, 0.9, said) for a in ("Heron Books", "Vellum House", "Quire Press")
+              for b in ("Ostrava Press", "Maardu")]  # fmt: skip
+    ranked += [fact("Saltmarsh Carrier", "Tallinn Port", 0.5)]
+    order = [(f.subject.name, f.object.name) for f in spread(ranked)]
+    assert order[:2] == [("Heron Books", "Ostrava Press"), ("Saltmarsh Carrier", "Tallinn Port")]
 
 
 def test_a_name_the_ner_cut_short_is_read_whole() -> None:
@@ -199,3 +209,18 @@ def test_the_noun_beside_a_name_overrules_the_ners_place() -> None:
     text = "Lappi Voima, the Finnish utility, signed with Orkney Gas in May."
     found = {m.name: m.family for m in mentions_in(parse(text), [], Resolver([]))}
     assert found.get("Lappi Voima") == "organization"
+
+
+def test_a_name_whose_words_say_it_is_an_organisation_is_not_the_goods_inside_it() -> None:
+    gazetteer = [("timber", "did:dkg:test/1", "Product")]
+    text = "The Timber and Pulp Council, which licenses sawmills in Latvia, raised its fees."
+    found = [m.name for m in mentions_in(parse(text), gazetteer, Resolver(gazetteer))]
+    assert "Timber and Pulp Council" in found and "timber" not in found
+
+
+def test_a_typed_reading_whose_ends_do_not_fit_leaves_the_clause_words() -> None:
+    # Two countries: not "supplies" (an organisation's act), still what the clause says.
+    text = "Iceland, which buys most of its imported timber from Norway, raised tariffs."
+    found = triples(text)
+    assert [(s, o) for s, _, o in found] == [("Iceland", "Norway")]
+    assert not any(p == "supplies" for _, p, _ in found)

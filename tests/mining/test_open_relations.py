@@ -209,3 +209,23 @@ def test_every_document_of_every_shared_set_is_read_within_budget(tmp_path: Path
                 started = time.monotonic()
                 read_statements(doc, [], resolver)  # raises ReadingOverBudget past it
                 assert time.monotonic() - started < READING_BUDGET_S
+
+
+def test_a_reported_clause_relates_the_speaker_to_its_subject() -> None:
+    text = "Halvorsen Shipping warned that Orbital Freight and Nordic Tugs had lost their permits."
+    found = relations(text, ["Halvorsen Shipping", "Orbital Freight", "Nordic Tugs"])
+    assert ("Halvorsen Shipping", "warn that lose", "Orbital Freight") in found
+    assert ("Halvorsen Shipping", "warn that lose", "Nordic Tugs") in found
+
+
+def test_a_reported_clause_does_not_make_its_subject_the_speakers_act() -> None:
+    text = "Penrose Books said Harbor Press was sold to Vellum House."
+    found = relations(text, ["Penrose Books", "Harbor Press", "Vellum House"])
+    assert ("Penrose Books", "say be sold", "Harbor Press") in found
+    assert not any(s == "Penrose Books" and o == "Vellum House" for s, _, o in found)
+
+
+def test_an_infinitive_done_by_the_object_keeps_the_verb_that_asks_for_it() -> None:
+    text = "St Brigid Hospital told nurses to stop using Quayside Cleaning."
+    found = relations(text, ["St Brigid Hospital", "Quayside Cleaning"])
+    assert [p for s, p, o in found if s == "St Brigid Hospital"] == ["tell to stop use"]
