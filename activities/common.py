@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
 from temporalio import activity
 
 from activities import metrics
@@ -23,7 +20,8 @@ from contracts.tools import (
     ToolResponse,
 )
 from storage.sql.audit_log import args_hash, insert_event
-from storage.sql.tables import AuditEvent, Blob
+from storage.sql.blobs import BlobStore
+from storage.sql.tables import AuditEvent
 
 
 async def heartbeating(fn: Callable[..., T], *args: Any) -> T:
@@ -55,17 +53,15 @@ def cap_results(
     return kept, False
 
 
+def current_run_id() -> str | None:
+    """The run (workflow id) the current activity works for; None outside an activity."""
+    return activity.info().workflow_id if activity.in_activity() else None
+
+
 def store_blob(engine: Engine, content: str) -> str:
-    """Keep a large body out of history: content-addressed, written once."""
-    digest = hashlib.sha256(content.encode()).hexdigest()
-    with Session(engine) as session:
-        if session.get(Blob, digest) is None:
-            session.add(Blob(sha256=digest, content=content, size=len(content)))
-            try:
-                session.commit()
-            except IntegrityError:
-                session.rollback()  # a concurrent retry stored the same body
-    return digest
+    """Keep a large body out of history: content-addressed, written once, owned by the
+    current run and its principal (only who may read that run reads it)."""
+    return BlobStore(engine).store(content, current_run_id(), current_principal())
 
 
 class Auditor:
@@ -84,11 +80,8 @@ class Auditor:
         metrics.tool_call(tool, elapsed_ms, success)
         if self._engine is None:
             return
-        run_id = None
-        if activity.in_activity():
-            run_id = activity.info().workflow_id
         event = AuditEvent(
-            run_id=run_id,
+            run_id=current_run_id(),
             principal=current_principal(),
             tool=tool,
             args_hash=args_hash(args),

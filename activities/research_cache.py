@@ -3,7 +3,9 @@
 A hit needs the same thread, a completed task younger than `maxAgeDays` and cosine
 similarity of the questions' embeddings (the worker's embedder, unit vectors) of at least
 `similarityThreshold`. The evidence (statements with their passage provenance) lives in
-the `Blob` table; the row keeps only its reference.
+the `Blob` table; the row keeps only its reference. Only the tasks of runs acting for the
+same principal are considered, unless the operator shares the cache
+(KM_RESEARCH_CACHE_SHARED, docs/operations.md).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from sqlalchemy.engine import Engine
 from temporalio import activity
 
 from activities.common import store_blob
+from activities.run_context import current_principal
 from contracts.activity_names import RESEARCH_CACHE_LOOKUP, RESEARCH_CACHE_STORE
 from contracts.research import (
     CacheHit,
@@ -33,15 +36,20 @@ from storage.sql.tables import ResearchRun
 
 
 class ResearchCacheActivities:
-    def __init__(self, engine: Engine, embedder: Embedder) -> None:
+    def __init__(self, engine: Engine, embedder: Embedder, shared: bool = False) -> None:
         self._engine = engine
         self._cache = ResearchCache(engine)
         self._embedder = embedder
+        self._shared = shared  # every principal's tasks reusable (an operator's choice)
 
     def lookup(self, args: CacheLookupArgs) -> CacheLookupResult:
         now = aware(datetime.fromisoformat(args.now))
         rows = self._cache.recent(
-            args.threadId, now - timedelta(days=args.maxAgeDays), self._embedder.name
+            args.threadId,
+            now - timedelta(days=args.maxAgeDays),
+            self._embedder.name,
+            principal=current_principal(),
+            shared=self._shared,
         )
         if not rows:
             return CacheLookupResult()
@@ -92,6 +100,7 @@ class ResearchCacheActivities:
             ResearchRun(
                 task_id=args.taskId,
                 thread_id=args.threadId,
+                principal=current_principal(),
                 query=args.query,
                 embedder=self._embedder.name,
                 embedding=json.dumps([round(float(x), 6) for x in vector]),

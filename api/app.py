@@ -12,7 +12,7 @@ from api import problems
 from api.auth import TokenIssuer
 from api.limits import DEFAULT_MAX_BYTES, RequestLimits
 from api.mcp.server import mount_mcp
-from api.routes import audit, dkg, health, memory, run_events, run_files, runs
+from api.routes import audit, blobs, dkg, health, memory, run_events, run_files, runs
 from api.routes.ui import mount_ui
 from api.throttle import StartLimiter
 from api.workspace_reads import WorkspaceReader
@@ -47,6 +47,7 @@ def create_app(
         run_events.router,
         audit.router,
         dkg.router,
+        blobs.router,
         memory.router,
     ):
         app.include_router(router)

@@ -1,8 +1,9 @@
 """Request limits checked before any parser sees a body: size (413) and JSON depth (400).
 
 A body is read and replayed to the app; one larger than `max_bytes` is read to its end
-without being kept (so the client gets the 413 rather than a reset connection). A JSON
-body is scanned once, linearly, for its bracket depth:
+without being kept (so the client gets the 413 rather than a reset connection). A body
+the app will parse as JSON (`parsed_as_json`) is scanned once, linearly, for its bracket
+depth:
 Python's JSON decoder and pydantic recurse per level, and Temporal's payload converter
 refuses deep values only after the request got that far, so a value nested thousands of
 levels deep is stopped here with the limit named instead of a 500.
@@ -10,6 +11,7 @@ levels deep is stopped here with the limit named instead of a 500.
 
 from __future__ import annotations
 
+import email.message
 import json
 from typing import Any
 
@@ -37,6 +39,22 @@ def json_depth(raw: bytes) -> int:
         elif byte in (0x7D, 0x5D):
             depth = max(0, depth - 1)
     return deepest
+
+
+def parsed_as_json(content_type: bytes | None) -> bool:
+    """Whether a body of this Content-Type may be parsed as JSON: `application/json` or
+    `application/<anything>+json`, in any letter case and with any parameters
+    (`Application/JSON; charset=utf-8`), as FastAPI reads it; and a body that names no
+    type at all, which a lenient parser takes for JSON."""
+    if not content_type:
+        return True
+    # Read as FastAPI reads it (fastapi/routing.py), so the two never disagree.
+    header = email.message.Message()
+    header["content-type"] = content_type.decode("latin-1")
+    subtype = header.get_content_subtype()
+    return header.get_content_maintype() == "application" and (
+        subtype == "json" or subtype.endswith("+json")
+    )
 
 
 class RequestLimits:
@@ -68,7 +86,7 @@ class RequestLimits:
             # Read to the end (and dropped) so the client gets the answer, not a reset.
             await self._refuse(send, 413, self._too_large(size))
             return
-        if b"json" in headers.get(b"content-type", b""):
+        if parsed_as_json(headers.get(b"content-type")):
             depth = json_depth(bytes(body))
             if depth > MAX_JSON_DEPTH:
                 detail = f"request JSON nests {depth} levels deep: at most {MAX_JSON_DEPTH} allowed"

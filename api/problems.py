@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Mount
 
 MEDIA_TYPE = "application/problem+json"
 
@@ -50,6 +51,32 @@ def document(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+# The methods a route may declare; a 405's Allow lists those some route answers.
+HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route of the app answers at the request's path.
+
+    Starlette's 405 names only the methods of the first route whose path matched, so a
+    path served by two routes (a note's GET and PUT) would claim to allow one of them.
+    Each method is tried against the routes' own matching (mounted apps left out: they
+    answer every method and refuse inside).
+    """
+    routes = [r for r in request.app.router.routes if not isinstance(r, Mount)]
+    allowed = []
+    for method in HTTP_METHODS:
+        probe = {
+            "type": "http",
+            "path": request.scope["path"],
+            "root_path": request.scope.get("root_path", ""),
+            "method": method,
+        }
+        if any(route.matches(probe)[0] == Match.FULL for route in routes):
+            allowed.append(method)
+    return allowed
+
+
 def install(app: FastAPI) -> None:
     generate = app.openapi
 
@@ -62,10 +89,13 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_problem(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405 and (allowed := allowed_methods(request)):
+            headers["Allow"] = ", ".join(allowed)
         return JSONResponse(
             problem(exc.status_code, exc.detail),
             status_code=exc.status_code,
-            headers=dict(exc.headers or {}),
+            headers=headers,
             media_type=MEDIA_TYPE,
         )
 

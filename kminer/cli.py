@@ -342,8 +342,9 @@ def main(argv: list[str] | None = None) -> int:
         from temporalio.client import WorkflowFailureError
 
         from kminer.stack import StackError
+        from storage.sql.migrate import UnusableDatabase
 
-        if isinstance(exc, StackError):
+        if isinstance(exc, StackError | UnusableDatabase):  # bad input: the user's to fix
             print(f"kminer: {exc}", file=sys.stderr)
             return 2
         if isinstance(exc, WorkflowFailureError):

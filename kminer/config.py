@@ -75,6 +75,10 @@ class Settings:
     )
     # Deep research defaults (KM_RESEARCH_<FIELD>, e.g. KM_RESEARCH_MAX_SUBTASKS=4).
     research: ResearchConfig = field(default_factory=ResearchConfig)
+    # A run reuses the research of its own principal's runs only; `on` shares the cache
+    # among every principal (KM_RESEARCH_CACHE_SHARED): one's evidence and run ids show
+    # in the others' workspaces.
+    research_cache_shared: bool = False
 
     @property
     def dkg_dir(self) -> Path:
@@ -192,4 +196,5 @@ def load_settings(data_dir: str | Path | None = None) -> Settings:
             or ""
         ),
         research=research_from_env(),
+        research_cache_shared=_switch("KM_RESEARCH_CACHE_SHARED", False),
     )

@@ -189,7 +189,7 @@ def activities_for(settings: Settings, services: Services) -> list[Any]:
     # The research cache needs only the database and the embeddings: every worker has it,
     # since it runs as a local activity beside the workflow.
     embedder = services.embedder or build_embedder(settings)
-    cache = ResearchCacheActivities(services.engine, embedder)
+    cache = ResearchCacheActivities(services.engine, embedder, settings.research_cache_shared)
     cheap = [
         runtime.get_runtime_config,
         memory.load_memory_notes,

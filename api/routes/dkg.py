@@ -1,4 +1,4 @@
-"""Reading the DKG (SPARQL, assets) and blobs too large for workflow history."""
+"""Reading the DKG: SPARQL and assets."""
 
 from __future__ import annotations
 
@@ -41,16 +41,3 @@ def get_asset(ual: str, services: Services, who: Miner) -> dict[str, Any]:
     if asset is None:
         raise HTTPException(404, f"no Knowledge Asset {ual}")
     return {"ual": ual, "asset": asset, "metadata": meta.model_dump() if meta else None}
-
-
-@router.get("/blobs/{sha256}")
-def get_blob(sha256: str, services: Services, who: Miner) -> dict[str, Any]:
-    from sqlmodel import Session
-
-    from storage.sql.tables import Blob
-
-    with Session(services.engine) as session:
-        blob = session.get(Blob, sha256)
-    if blob is None:
-        raise HTTPException(404, f"no blob {sha256}")
-    return {"sha256": blob.sha256, "size": blob.size, "content": blob.content}

@@ -39,7 +39,10 @@ class MemoryNoteOut(BaseModel):
 
 class MemoryNoteEdit(BaseModel):
     content: str = Field(max_length=MAX_NOTE_CHARS)
-    version: int = Field(ge=0, description="the version this edit is based on (0: a new note)")
+    # Strict: `false` or `1.0` is not a version (lax pydantic would read them as 0 and 1).
+    version: int = Field(
+        ge=0, strict=True, description="the version this edit is based on (0: a new note)"
+    )
 
 
 @router.get("")

@@ -15,6 +15,7 @@ from temporalio.client import (
     WorkflowExecution,
     WorkflowExecutionStatus,
     WorkflowFailureError,
+    WorkflowHandle,
     WorkflowUpdateFailedError,
 )
 from temporalio.exceptions import WorkflowAlreadyStartedError
@@ -205,7 +206,21 @@ async def decide(
         cause = exc.cause
         raise HTTPException(409, getattr(cause, "message", str(cause))) from exc
     except RPCError as exc:
+        if exc.status == RPCStatusCode.NOT_FOUND:
+            raise await _no_update_target(handle, run_id, exc) from exc
         raise rpc_http_error(exc, run_id) from exc
+
+
+async def _no_update_target(handle: WorkflowHandle, run_id: str, exc: RPCError) -> HTTPException:
+    """Temporal answers NOT_FOUND both for no such run and for a run that has ended: the
+    latter is a conflict with the run's state (409), not a missing run."""
+    try:
+        status = (await handle.describe()).status
+    except RPCError as described:
+        return rpc_http_error(described, run_id)
+    if status is not None and status != WorkflowExecutionStatus.RUNNING:
+        return HTTPException(409, f"run {run_id} ended {status.name}: it takes no more decisions")
+    return rpc_http_error(exc, run_id)
 
 
 @router.get("/{run_id}/result")

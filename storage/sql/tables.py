@@ -80,11 +80,25 @@ class AuditEvent(SQLModel, table=True):
 
 
 class Blob(SQLModel, table=True):
-    """Content-addressed large bodies kept out of workflow history."""
+    """Content-addressed large bodies kept out of workflow history.
+
+    Who may read one is in `BlobOwner`: the same body can come from runs of different
+    principals, so it is stored once and owned by each run that wrote it.
+    """
 
     sha256: str = Field(primary_key=True, max_length=64)
     content: str
     size: int
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class BlobOwner(SQLModel, table=True):
+    """A run that wrote a blob, and the principal that run acted for (None: no principal,
+    e.g. a `kminer mine` run, readable by reviewers and admins only)."""
+
+    sha256: str = Field(primary_key=True, max_length=64)
+    run_id: str = Field(primary_key=True)
+    principal: str | None = Field(default=None, index=True)
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -93,11 +107,14 @@ class ResearchRun(SQLModel, table=True):
 
     `embedding` is the question's unit vector (JSON list) from `embedder`; a paraphrase on
     the same thread is compared against it. The gathered evidence is a reference to a
-    `Blob` (`evidence_ref`), never copied here.
+    `Blob` (`evidence_ref`), never copied here. `principal` is whom the task's run acted
+    for: a lookup finds only its own principal's tasks unless the cache is shared
+    (KM_RESEARCH_CACHE_SHARED).
     """
 
     task_id: str = Field(primary_key=True, max_length=200)
     thread_id: str = Field(index=True, max_length=1100)
+    principal: str | None = Field(default=None, index=True)
     query: str
     embedder: str = Field(max_length=100)
     embedding: str

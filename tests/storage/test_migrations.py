@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -15,12 +16,12 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, SQLModel
+from sqlmodel import Session, SQLModel, select
 
 from storage.sql.audit_log import AuditLog
 from storage.sql.db import make_engine
 from storage.sql.migrate import _config, current_revision, head_revision
-from storage.sql.tables import AuditEvent, MemoryNote
+from storage.sql.tables import AuditEvent, MemoryNote, ResearchRun
 from tests.support.postgres import fresh_postgres_database, postgres_answers
 
 KMINER = str(Path(sys.executable).with_name("kminer"))
@@ -153,3 +154,65 @@ def test_a_bad_database_url_is_one_line_and_exit_2(tmp_path: Path) -> None:
         assert done.returncode == 2
         assert done.stderr.count("\n") == 1 and "DATABASE_URL" in done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_revision_0004_gives_old_research_tasks_and_their_evidence_an_owner(
+    empty_url: str,
+) -> None:
+    """Before 0004 neither a blob nor a research task named whom it was for: a task takes
+    its run's principal from the run's audited tool calls, its evidence blob that run."""
+    from storage.sql.blobs import BlobStore
+
+    engine = make_engine(empty_url, migrate=False)
+    try:
+        with engine.begin() as conn:
+            command.upgrade(_config(conn), "0003")
+        at = datetime(2026, 11, 1, tzinfo=UTC).replace(tzinfo=None)
+        audited = [
+            # ana's run: its tool calls name her; the reviewer's decision names rita.
+            ("mine-ana", "rita", "decision", "decide"),
+            ("mine-ana", "ana", "tool", "corpus_search"),
+            ("mine-cli", None, "tool", "corpus_search"),
+        ]
+        with engine.begin() as conn:
+            for run_id, principal, kind, tool in audited:
+                conn.execute(
+                    text(
+                        "INSERT INTO auditevent (run_id, principal, kind, tool, args_hash,"
+                        " result_count, elapsed_ms, success, created_at)"
+                        " VALUES (:r, :p, :k, :t, 'h', 1, 1, true, :at)"
+                    ),
+                    {"r": run_id, "p": principal, "k": kind, "t": tool, "at": at},
+                )
+            for run_id, body in (("mine-ana", "ana's evidence"), ("mine-cli", "cli evidence")):
+                digest = hashlib.sha256(body.encode()).hexdigest()
+                conn.execute(
+                    text("INSERT INTO blob (sha256, content, size, created_at)"
+                         " VALUES (:d, :c, :n, :at)"),
+                    {"d": digest, "c": body, "n": len(body), "at": at},
+                )  # fmt: skip
+                conn.execute(
+                    text(
+                        "INSERT INTO researchrun (task_id, thread_id, query, embedder, embedding,"
+                        " status, plan, evidence_ref, statement_count, created_at)"
+                        " VALUES (:r, 'supply_chain', 'q', 'minilm', '[1.0]', 'COMPLETED', '',"
+                        " :d, 1, :at)"
+                    ),
+                    {"r": run_id, "d": digest, "at": at},
+                )
+        engine.dispose()
+        engine = make_engine(empty_url)  # what every process does at start
+        assert current_revision(engine) == head_revision()
+        assert _drift(engine) == []
+        with Session(engine) as session:
+            owners = {r.task_id: r.principal for r in session.exec(select(ResearchRun)).all()}
+        assert owners == {"mine-ana": "ana", "mine-cli": None}
+        blobs = BlobStore(engine)
+        ana = hashlib.sha256(b"ana's evidence").hexdigest()
+        assert blobs.readable(ana, "ana", sees_every_run=False) is not None
+        assert blobs.readable(ana, "rita", sees_every_run=False) is None
+        cli = hashlib.sha256(b"cli evidence").hexdigest()
+        assert blobs.readable(cli, "ana", sees_every_run=False) is None
+        assert blobs.readable(cli, "rita", sees_every_run=True) is not None
+    finally:
+        engine.dispose()
