@@ -49,3 +49,17 @@ def cpu_seconds(pid: int) -> float:
     """User and system CPU time the process has used so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def evaluators_of(parent: int) -> list[int]:
+    """The SPARQL evaluator processes `parent` started (storage.dkg.sparql_sandbox)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+            continue
+        if ppid == parent and b"storage.dkg.sparql_evaluator" in command:
+            found.append(int(stat.parent.name))
+    return found
