@@ -77,7 +77,9 @@ def _limit_cpu(seconds: float) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
-def _rows(result: Any, kind: str, variables: list[str], row_limit: int) -> tuple[list, bool]:
+def _rows(
+    result: Any, kind: str, variables: list[str], row_limit: int
+) -> tuple[list[dict[str, Any]], bool]:
     rows: list[dict[str, Any]] = []
     for item in result:
         if len(rows) >= row_limit:
