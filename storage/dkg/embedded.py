@@ -13,7 +13,6 @@ from __future__ import annotations
 import gc
 import json
 import threading
-import time
 from collections.abc import Iterable
 from itertools import islice
 from pathlib import Path
@@ -41,9 +40,10 @@ from storage.dkg.interface import (
     RelatedAsset,
     SparqlResult,
 )
-from storage.dkg.jsonld_rdf import Value, term_value
+from storage.dkg.jsonld_rdf import term_value
 from storage.dkg.label_index import IndexEntry, LabelIndex, build_index, entry_from_asset
-from storage.dkg.sparql_guard import SparqlRefused, parse_read_query, result_shape
+from storage.dkg.sparql_guard import SparqlRefused
+from storage.dkg.sparql_sandbox import SparqlSandbox, run_in_process, run_read_query
 
 SEED_DIR = Path(__file__).parent / "seed"
 
@@ -55,6 +55,7 @@ class EmbeddedDkg:
         """`read_only`: a snapshot of a store another process owns (RocksDB allows one
         writer per directory); it sees what was written before it was opened."""
         self._read_only = read_only
+        self._path = Path(path) if path is not None else None
         if read_only:
             if path is None or not Path(path).is_dir():
                 raise DkgError(f"no DKG store at {path} yet")
@@ -67,12 +68,28 @@ class EmbeddedDkg:
         self._hash_to_ual: dict[str, str] | None = None
         self._next_token = 1
         self._index: LabelIndex | None = None
+        # SPARQL runs in evaluator processes over a read-only view of the store (see
+        # `storage.dkg.sparql_sandbox`), started on the first query. They keep their view
+        # while `_generation` holds; every write here bumps it so the next query reopens.
+        self._sandbox: SparqlSandbox | None = None
+        self._sandbox_lock = threading.Lock()  # not `_lock`: a query waits for no write
+        self._generation = 0
 
     @property
     def _s(self) -> Store:
         if self._store is None:
             raise DkgError("the DKG store is closed")
         return self._store
+
+    @property
+    def path(self) -> Path | None:
+        """The store's directory (None in memory)."""
+        return self._path
+
+    @property
+    def sandbox(self) -> SparqlSandbox | None:
+        """The SPARQL evaluators, once a query started them (None for a store in memory)."""
+        return self._sandbox
 
     def close(self) -> None:
         with self._lock:
@@ -82,6 +99,10 @@ class EmbeddedDkg:
                 self._store = None
                 # RocksDB releases its directory lock only when the store is freed.
                 gc.collect()
+        with self._sandbox_lock:  # after the store: no query starts evaluators again
+            if self._sandbox is not None:
+                self._sandbox.close()
+                self._sandbox = None
 
     def __enter__(self) -> EmbeddedDkg:
         return self
@@ -92,35 +113,38 @@ class EmbeddedDkg:
     # -- SPARQL ---------------------------------------------------------------------------
 
     def query(self, sparql: str, *, row_limit: int = 500, timeout_s: float = 5.0) -> SparqlResult:
-        started = time.monotonic()
+        """A read-only query's result, at most `row_limit` rows; within `timeout_s` or
+        refused (DkgQueryError naming the limit). An on-disk store evaluates it in a
+        sandboxed evaluator process; a store in memory (tests) in this process."""
         try:
-            result = parse_read_query(self._s, sparql, PREFIXES, use_default_graph_as_union=True)
+            if self._path is None:
+                return run_in_process(
+                    self._s,
+                    sparql,
+                    prefixes=PREFIXES,
+                    row_limit=row_limit,
+                    union_default_graph=True,
+                )
+            return run_read_query(
+                self._evaluators(),
+                sparql,
+                prefixes=PREFIXES,
+                row_limit=row_limit,
+                timeout_s=timeout_s,
+                # A snapshot opened per query sees what its owner wrote since this one opened.
+                generation=None if self._read_only else self._generation,
+                union_default_graph=True,
+            )
         except SparqlRefused as exc:
             raise DkgQueryError(str(exc)) from exc
-        except OSError as exc:
-            raise DkgQueryError(f"query failed: {exc}") from exc
-        kind, variables = result_shape(result, sparql)
-        if kind == "ask":
-            return SparqlResult(kind="ask", boolean=bool(result))
-        rows: list[dict[str, Value]] = []
-        truncated = False
-        try:
-            for item in result:
-                if time.monotonic() - started > timeout_s:
-                    raise DkgQueryError(f"query timed out after {timeout_s:g}s")
-                if len(rows) >= row_limit:
-                    truncated = True
-                    break
-                if kind == "select":
-                    rows.append({v: term_value(item[v]) for v in variables})
-                else:
-                    terms = (item.subject, item.predicate, item.object)
-                    rows.append(dict(zip(variables, map(term_value, terms), strict=True)))
-        except DkgQueryError:
-            raise
-        except Exception as exc:  # evaluation errors surface lazily while iterating
-            raise DkgQueryError(f"query failed: {exc}") from exc
-        return SparqlResult(kind=kind, variables=variables, rows=rows, truncated=truncated)
+
+    def _evaluators(self) -> SparqlSandbox:
+        with self._sandbox_lock:
+            if self._store is None:
+                raise DkgError("the DKG store is closed")
+            if self._sandbox is None:
+                self._sandbox = SparqlSandbox(self._path)
+            return self._sandbox
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -173,6 +197,7 @@ class EmbeddedDkg:
         with self._lock:
             self._s.bulk_load(path=str(source), format=RdfFormat.N_QUADS)
             self._s.flush()
+            self._generation += 1
             self._hash_to_ual = None
             self._index = None
 
@@ -220,6 +245,7 @@ class EmbeddedDkg:
             token = self._next_token
             ual, quads, entry = draft.records(token)
             self._s.extend(quads)
+            self._generation += 1
             hashes[draft.digest] = ual
             self._next_token = token + 1
             if self._index is not None:
@@ -266,6 +292,7 @@ class EmbeddedDkg:
             token += 1
         if quads:
             self._s.bulk_extend(quads)
+            self._generation += 1
         hashes.update(minted)
         self._next_token = token
         if self._index is not None:

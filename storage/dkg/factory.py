@@ -6,6 +6,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from storage.dkg.embedded import EmbeddedDkg
+from storage.dkg.interface import PREFIXES, DkgError, DkgQueryError, SparqlResult
+from storage.dkg.sparql_guard import SparqlRefused
+from storage.dkg.sparql_sandbox import SparqlSandbox, run_read_query
 
 if TYPE_CHECKING:
     from storage.dkg.remote import RemoteDkg
@@ -14,17 +17,32 @@ if TYPE_CHECKING:
 class DkgSnapshotReader:
     """Reads of an embedded store that another process owns and writes (the tools worker):
     each call opens a fresh read-only snapshot, so it sees every asset published before it.
+    SPARQL goes to evaluator processes (`storage.dkg.sparql_sandbox`), kept between calls,
+    that open such a snapshot for each query.
     """
 
     def __init__(self, path: Path) -> None:
         self._path = Path(path)
+        self._sandbox = SparqlSandbox(self._path)
 
     def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         with EmbeddedDkg(self._path, read_only=True) as dkg:
             return getattr(dkg, method)(*args, **kwargs)
 
-    def query(self, sparql: str, **kwargs: Any) -> Any:
-        return self._call("query", sparql, **kwargs)
+    def query(self, sparql: str, *, row_limit: int = 500, timeout_s: float = 5.0) -> SparqlResult:
+        if not self._path.is_dir():
+            raise DkgError(f"no DKG store at {self._path} yet")
+        try:
+            return run_read_query(
+                self._sandbox,
+                sparql,
+                prefixes=PREFIXES,
+                row_limit=row_limit,
+                timeout_s=timeout_s,
+                union_default_graph=True,
+            )
+        except SparqlRefused as exc:
+            raise DkgQueryError(str(exc)) from exc
 
     def get_asset(self, ual: str) -> Any:
         return self._call("get_asset", ual)
@@ -36,7 +54,7 @@ class DkgSnapshotReader:
         return self._call("count_assets")
 
     def close(self) -> None:
-        pass  # nothing held between calls
+        self._sandbox.close()  # only the evaluators are held between calls
 
 
 def open_dkg(dkg_node_url: str | None, data_dir: Path, seed_dir: Path) -> EmbeddedDkg | RemoteDkg:

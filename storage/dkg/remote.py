@@ -111,7 +111,8 @@ class RemoteDkg:
         self._stakes = StakeReader(rpc_url, rpc_timeout_s, stake_cache_s) if rpc_url else None
 
     def close(self) -> None:
-        """Nothing stays open: each SDK request is its own HTTP exchange."""
+        """Stops the query checker's evaluator; each SDK request is its own HTTP exchange."""
+        self._node.close()
 
     def node_info(self) -> NodeInfo:
         return self._node.node_info()

@@ -30,17 +30,19 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
-from pyoxigraph import Store
 
 from storage.dkg.interface import PREFIXES, DkgError, DkgQueryError
 from storage.dkg.jsonld_rdf import Value
 from storage.dkg.remote_answers import decode_binding, select_bindings
-from storage.dkg.sparql_guard import SparqlRefused, parse_read_query, result_shape
+from storage.dkg.sparql_guard import SparqlRefused
+from storage.dkg.sparql_sandbox import SparqlSandbox, run_read_query
 
 # Prepended so queries written for the embedded store (schema:, dkg:, rdfs: ...) mean the
 # same here; a query's own PREFIX lines come later and so still win.
 _PROLOGUE = "".join(f"PREFIX {name}: <{iri}>\n" for name, iri in PREFIXES.items())
 T = TypeVar("T")
+# Parsing a query takes milliseconds; a query that takes longer is refused unsent.
+CHECK_TIMEOUT_S = 5.0
 
 
 class NodeInfo(BaseModel):
@@ -134,8 +136,9 @@ class NodeClient:
         max_polls: int,
     ) -> None:
         self._timeout_s = request_timeout_s
-        # An empty store is only a parser here: every query is checked before it is sent.
-        self._parser = Store()
+        # An evaluator with no store is only a parser here: every query is checked before
+        # it is sent, away from this process (see `storage.dkg.sparql_sandbox`).
+        self._parser = SparqlSandbox(None, processes=1)
         from dkg import DKG
 
         self.provider = timed_node_provider_class()(node_url, request_timeout_s, auth_token)
@@ -186,13 +189,23 @@ class NodeClient:
         Same rules as the embedded store: SERVICE is refused (no outbound calls from a
         tool), and the text must parse as a SPARQL *query* with pyoxigraph, whose query
         parser does not accept updates at all. Nothing is evaluated but against an empty
-        store, and SELECT/CONSTRUCT results are never even iterated.
+        store in an evaluator process, and SELECT/CONSTRUCT results are never even iterated.
         """
         try:
-            parsed = parse_read_query(self._parser, sparql, PREFIXES)
+            shape = run_read_query(
+                self._parser,
+                sparql,
+                prefixes=PREFIXES,
+                row_limit=0,
+                timeout_s=CHECK_TIMEOUT_S,
+                shape_only=True,
+            )
         except SparqlRefused as exc:
             raise DkgQueryError(str(exc)) from exc
-        return result_shape(parsed, sparql)
+        return shape.kind, shape.variables
+
+    def close(self) -> None:
+        self._parser.close()
 
     def run_query(self, sparql: str, what: str, timeout_s: float | None = None) -> Any:
         """The node's raw answer to a query already checked, with the shared prefixes."""

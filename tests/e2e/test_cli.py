@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from kminer.devserver import temporal_binary
 from kminer.stack import Stack
 from storage.dkg.embedded import EmbeddedDkg
 from temporal_client.runs import start_run
+from tests.support.hostile_sparql import CRASHING, ENDLESS, ORDINARY
 from tests.support.paths import ROOT
 from tests.support.processes import kminer
 from tests.support.runs import QUESTION, wait_for_review
@@ -181,3 +183,22 @@ def test_dkg_commands_query_get_and_load(settings: Settings, tmp_path: Path) -> 
     assert refused_load.returncode == 2 and "not valid JSON-LD" in refused_load.stderr
     again = kminer(settings, "dkg", "load", str(new))
     assert again.stdout.startswith("loaded 0 assets"), "loading is idempotent"
+
+
+def test_dkg_query_that_crashed_the_cli_exits_2_with_one_line(settings: Settings) -> None:
+    """Queries of issue 24 (exit 139 before), refused before parsing and stopped at the
+    time limit: by name, exit 2, one line (every shape is in tests/api/test_hostile_sparql.py)."""
+    shapes = ("12,000-term sum", "3,400 path steps", "three-pattern cross product")
+    for name, query in ((n, {**CRASHING, **ENDLESS}[n]) for n in shapes):
+        started = time.monotonic()
+        refused = kminer(settings, "dkg", "query", query)
+        assert refused.returncode == 2, (name, refused.returncode, refused.stderr[-500:])
+        assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+        limit = "the limit is" if name in CRASHING else "exceeds the 5 s time limit"
+        assert limit in refused.stderr and refused.stdout == ""
+        if name in ENDLESS:
+            # Before, the three-pattern query never ended; the bound is loose because the
+            # CLI's own start takes seconds on a loaded machine.
+            assert time.monotonic() - started < 60.0
+    ordinary = kminer(settings, "dkg", "query", ORDINARY)
+    assert ordinary.returncode == 0 and len(json.loads(ordinary.stdout)["rows"]) == 5

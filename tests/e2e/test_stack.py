@@ -18,6 +18,7 @@ from kminer.config import Settings
 from kminer.devserver import free_port
 from kminer.worker import connect
 from tests.support.healthz import wait_until_healthy
+from tests.support.hostile_sparql import alive, evaluators_of
 
 
 def _alive(pid: int) -> bool:
@@ -61,6 +62,8 @@ def test_up_serves_healthz_and_leaves_nothing_behind_on_sigterm(tmp_path: Path) 
         while time.monotonic() < deadline and link not in printed.read_text():
             time.sleep(0.1)
         assert link in printed.read_text(), "up prints the chat UI's sign-in link"
+        evaluators = evaluators_of(proc.pid)
+        assert len(evaluators) == 1, "warming up starts a SPARQL evaluator"
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
@@ -68,6 +71,7 @@ def test_up_serves_healthz_and_leaves_nothing_behind_on_sigterm(tmp_path: Path) 
     assert proc.returncode == 0
     assert not (data / "stack.json").exists()
     assert not _alive(temporal_pid), "the dev server must stop with the stack"
+    assert not any(alive(pid) for pid in evaluators), "the SPARQL evaluators must stop too"
     assert (data / "temporal.db").exists(), "runs persist in the data dir"
 
 
@@ -197,6 +201,13 @@ def test_an_up_that_crashes_or_is_killed_leaves_no_dev_server_behind(tmp_path: P
     for number, sig in enumerate((signal.SIGSEGV, signal.SIGKILL)):
         proc, temporal_pid = _started_up(tmp_path / f"data{number}")
         assert _alive(temporal_pid)
+        evaluators = evaluators_of(proc.pid)
+        assert evaluators, "warming up starts a SPARQL evaluator"
         proc.send_signal(sig)
         assert proc.wait(timeout=10) == -sig
         assert _gone(temporal_pid), f"the dev server outlived an up ended by {sig.name}"
+        # An idle evaluator sees the end of its input when its parent is gone.
+        deadline = time.monotonic() + 10
+        while any(alive(pid) for pid in evaluators) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(pid) for pid in evaluators), f"an evaluator outlived {sig.name}"

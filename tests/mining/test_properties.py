@@ -21,12 +21,8 @@ from contracts.run import (
     thread_id_for,
 )
 from mining.jsonld import MAX_DEPTH, canonical_json, content_hash, jsonld_problem, validate_asset
-from storage.dkg.sparql_guard import (
-    MAX_QUERY_CHARS,
-    MAX_QUERY_DEPTH,
-    SparqlRefused,
-    parse_read_query,
-)
+from storage.dkg.sparql_guard import MAX_QUERY_CHARS, MAX_QUERY_DEPTH, SparqlRefused
+from storage.dkg.sparql_sandbox import run_in_process
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TAG_CHARS = string.ascii_letters + string.digits + "_#- \t\n" + "İıKſ\u212a\u0130ß€\x00"
@@ -174,10 +170,8 @@ def store() -> Store:
 
 
 def run_guarded(store: Store, sparql: str) -> Any:
-    result = parse_read_query(store, sparql, {})
-    if not isinstance(result, bool) and hasattr(result, "__iter__"):
-        result = list(result)  # evaluate fully: an update could hide in a lazy result
-    return result
+    # Reads every row: an update could hide in a lazy result.
+    return run_in_process(store, sparql, prefixes={}, row_limit=10_000)
 
 
 @FAST

@@ -145,7 +145,7 @@ def test_row_cap_sets_truncated(seeded: EmbeddedDkg) -> None:
 
 
 def test_timeout_is_reported(seeded: EmbeddedDkg) -> None:
-    with pytest.raises(DkgQueryError, match="timed out after 0s"):
+    with pytest.raises(DkgQueryError, match="query exceeds the 0 s time limit"):
         seeded.query("SELECT * WHERE { ?s ?p ?o }", timeout_s=0)
 
 

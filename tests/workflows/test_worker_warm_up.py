@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kminer.worker import Services, warm_up
+from storage.dkg.embedded import EmbeddedDkg
 
 
 class CountingDkg:
@@ -44,3 +45,12 @@ def test_a_workflows_only_worker_has_nothing_to_load() -> None:
     warm_up(Services(dkg=None, engine=NoEngine(), search=None, embedder=embedder))
     assert embedder.texts == []
 
+
+
+def test_a_tool_worker_over_an_embedded_store_starts_a_sparql_evaluator(tmp_path: Any) -> None:
+    dkg = EmbeddedDkg(tmp_path / "dkg")
+    try:
+        warm_up(Services(dkg=dkg, engine=NoEngine(), search=None, embedder=CountingEmbedder()))
+        assert dkg.sandbox is not None and len(dkg.sandbox.pids()) == 1
+    finally:
+        dkg.close()
