@@ -23,6 +23,10 @@ import tempfile
 import warnings
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from contracts.tools import Statement
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -40,12 +44,19 @@ def _relates(subject: str, obj: str, pair: list[str]) -> bool:
     return _mentions(blob, pair[0]) and _mentions(blob, pair[1])
 
 
+def _states(st: Statement, pair: list[str]) -> bool:
+    """Whether a statement relates the pair under its names or the words its source used
+    for them (an abbreviation the claim carries as `alternateName`)."""
+    subject = f"{st.subject} {st.subjectText or ''}"
+    return _relates(subject, f"{st.object} {st.objectText or ''}", pair)
+
+
 def run(set_dir: Path, show: bool) -> Counter[str]:
     from activities.embeddings import shared_minilm
     from activities.enrichment import EnrichmentActivities
     from activities.search import CorpusSearch
     from bench.quality_funnel import MAX_CANDIDATES, all_passages, searched_statements
-    from contracts.tools import ProposeArgs, SourceDocument, Statement, search_hit_documents
+    from contracts.tools import ProposeArgs, SourceDocument, search_hit_documents
     from mining.extraction import read_statements
     from mining.nlp import resolver_for
     from storage.corpus.index import CorpusIndex
@@ -85,11 +96,11 @@ def run(set_dir: Path, show: bool) -> Counter[str]:
                   f"{len(kept)} relevant, {len(claims)} claims")  # fmt: skip
         for pair in q["gold_pairs"]:
             asserted = [s for s in every if not s.negated]
-            if not any(_relates(s.subject, s.object, pair) for s in asserted):
+            if not any(_states(s, pair) for s in asserted):
                 stage = "extractable"
-            elif not any(_relates(s.subject, s.object, pair) for s in found if not s.negated):
+            elif not any(_states(s, pair) for s in found if not s.negated):
                 stage = "retrieved"
-            elif not any(_relates(s.subject, s.object, pair) for s in kept if not s.negated):
+            elif not any(_states(s, pair) for s in kept if not s.negated):
                 stage = "relevant"
             elif not any(_relates(json.dumps(c.get("about", {})), "", pair) for c in claims):
                 stage = "proposed"
@@ -97,7 +108,7 @@ def run(set_dir: Path, show: bool) -> Counter[str]:
                 stage = "ok"
             lost[stage] += 1
             if show and stage != "ok":
-                best = [s.relevance for s in found if _relates(s.subject, s.object, pair)]
+                best = [s.relevance for s in found if _states(s, pair)]
                 print(f"   lost at {stage:11} {pair[0]} | {pair[1]}"
                       + (f"  (rel {max(best):.2f})" if best else ""))  # fmt: skip
     return lost

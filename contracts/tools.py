@@ -150,8 +150,9 @@ class Statement(BaseModel):
     subject: str
     subjectUal: str | None = None
     subjectType: str | None = None
-    # The words the source used, where the DKG knows the entity by another label
-    # ("HSE" for "Feidhmeannacht na Seirbhise Slainte"): kept as the claim's alternateName.
+    # Another name the source uses for the entity: its words here, where the DKG knows it
+    # by another label ("HSE" for "Feidhmeannacht na Seirbhise Slainte"), or the
+    # abbreviation the text gave it ("EDF"): kept as the claim's alternateName.
     subjectText: str | None = None
     predicate: str
     object: str

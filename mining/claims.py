@@ -46,7 +46,7 @@ def fact_id(fact: Fact) -> str:
 
 def _node(end: EntityRef) -> dict[str, Any]:
     node: dict[str, Any] = {"@type": end.type, "name": end.name}
-    if end.ual and end.aliases:  # what the sources call a DKG asset, where it differs
+    if end.aliases:  # what the sources call the entity, where it differs from its name
         node["alternateName"] = sorted(set(end.aliases))
     ref = end.ual or end.new_id
     if ref:

@@ -157,7 +157,8 @@ def _open(
             predicate = typed[0]
             subj, obj = (obj, subj) if typed[1] else (subj, obj)
         related.add(frozenset((subj.name, obj.name)))
-        out.append(Relation(subj, predicate, obj, rel.negated, rel.hedged, "open", rel.predicate))
+        method = "reported" if rel.slot == REPORTED_SLOT else "open"
+        out.append(Relation(subj, predicate, obj, rel.negated, rel.hedged, method, rel.predicate))
     return out
 
 
@@ -216,6 +217,12 @@ def read_statements(
     parsed = parse(full)
     mentions = mentions_in(parsed, gazetteer, resolver, doc.names)
     homonyms = Homonyms(gazetteer)
+    # Another name the text gives an entity ("Electricite de France (EDF)"), for every
+    # statement about it: what it was called where it was named is kept beside it.
+    called: dict[str, str] = {}
+    for m in mentions:
+        if (alias := _surface(m)) is not None:
+            called.setdefault(m.name, alias)
     offset = doc.start if doc.start is not None and not doc.subject else None
     out: list[Statement] = []
     seen: set[tuple[str, str, str, bool]] = set()
@@ -265,12 +272,12 @@ def read_statements(
                     subject=subj.name,
                     subjectUal=subj.ual,
                     subjectType=subj.type,
-                    subjectText=_surface(subj),
+                    subjectText=_surface(subj) or called.get(subj.name) or None,
                     predicate=predicate,
                     object=obj.name,
                     objectUal=obj.ual,
                     objectType=obj.type,
-                    objectText=_surface(obj),
+                    objectText=_surface(obj) or called.get(obj.name) or None,
                     goods=goods.name if goods else None,
                     goodsUal=goods.ual if goods else None,
                     goodsType=goods.type if goods else None,

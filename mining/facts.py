@@ -116,7 +116,7 @@ def group_facts(statements: list[Statement], resolver: EntityResolver) -> list[F
         for end, named, said in ((fact.subject, st.subject, st.subjectText),
                                  (fact.object, st.object, st.objectText)):  # fmt: skip
             for alias in (named, said):
-                if alias and end.ual and alias != end.name and alias not in end.aliases:
+                if alias and alias != end.name and alias not in end.aliases:
                     end.aliases.append(alias)
         if st.negated:
             fact.against.append(st)
@@ -220,18 +220,26 @@ def rank(facts: list[Fact], query: str = "") -> list[Fact]:
     """Typed relations first; new knowledge before facts the DKG already states (those are
     duplicates: cited in the answer, never published again, so they only take a slot a
     new fact could have); where one place lies after facts about who does what, unless
-    the question asks where; then relevance, then independent sources."""
+    the question asks where; what a speaker said of a party after what is stated; then
+    relevance, then independent sources."""
     asks_where = bool(WHERE.search(query))
 
-    def key(f: Fact) -> tuple[int, int, int, float, int, str]:
+    def key(f: Fact) -> tuple[int, int, int, int, float, int, str]:
         background = not asks_where and is_geography(f)
         return (0 if is_typed(f.predicate) else 1, 1 if f.known_in else 0, int(background),
-                -round(f.relevance, 2), -f.independent_sources, "|".join(f.key))  # fmt: skip
+                int(is_reported(f)), -round(f.relevance, 2), -f.independent_sources,
+                "|".join(f.key))  # fmt: skip
 
     return sorted(facts, key=key)
 
 
 WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)
+
+
+def is_reported(fact: Fact) -> bool:
+    """Only what a speaker said of a party ("X warned that Y had ..."): weaker than a
+    relation a sentence states, so it comes after those of its relevance."""
+    return bool(fact.statements) and all(st.method == "reported" for st in fact.statements)
 
 
 def is_geography(fact: Fact) -> bool:

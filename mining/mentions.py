@@ -61,6 +61,17 @@ def _names_more(
     return (bool(extra) or by_words) and all(w[:1].isupper() and "'" not in w for w in extra)
 
 
+def named_after_goods(name: str, inner: list[Mention], end: int) -> bool:
+    """Whether a run of capitalised words ends in goods the DKG knows and begins with a
+    word of its own ("Petronet LNG", "Albemarle Lithium"): a company named after what it
+    trades, not the goods."""
+    goods = [m for m in inner if m.ual and m.family == "product" and m.end == end]
+    words = name.split()
+    return bool(goods) and len(words) > 1 and words[0][:1].isupper() and not any(
+        m.start < end - len(name) + len(words[0]) for m in inner
+    )
+
+
 # Lower-case words inside one proper name ("Coffee and Cocoa Council", "Bank of Ghana").
 NAME_JOINERS = ("of", "de", "and")
 

@@ -20,9 +20,17 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from mining.aliases import aliased
 from mining.extraction_patterns import Gazetteer, find_mentions
 from mining.memo import BoundedMemo
-from mining.mentions import NAME_JOINERS, Mention, _bare_short_forms, _names_more, short_forms
+from mining.mentions import (
+    NAME_JOINERS,
+    Mention,
+    _bare_short_forms,
+    _names_more,
+    named_after_goods,
+    short_forms,
+)
 from mining.name_runs import (
     apposed_kind,
     apposed_names,
@@ -342,16 +350,20 @@ def mentions_in(
             continue
         known = resolver.resolve(name)
         cut: Mention | None = None
+        traded = False  # a company named after the goods the DKG knows ("Petronet LNG")
         if any(s < end and start < e for s, e in taken):
             inner = [m for m in found if m.start < end and start < m.end]
             cut = cut_by_ner(label, known, inner, start, end, span)
             own = infer_type(name, label)[0] if not label else ""
+            traded = own == "concept" and named_after_goods(name, inner, end)
+            own = "organization" if traded else own
             if cut is None and not _names_more(name, raw, label, known, inner, (start, end), own):
                 continue
             # "Western Australia" is not Australia: the longer proper name is the entity.
             found = [m for m in found if m not in inner]
             taken = [(m.start, m.end) for m in found]
-        if known is None and not label and cut is None and infer_type(name, label)[0] == "concept":
+        said = traded or infer_type(name, label)[0] != "concept"  # its words say what it is
+        if known is None and not label and cut is None and not said:
             untyped.append((start, end, name))
             continue  # a proper-noun run with nothing saying what it names (yet)
         if known is not None:
@@ -365,6 +377,8 @@ def mentions_in(
                 end, name = numbered, text[start:numbered]
             if family == "concept" and cut is not None:
                 family, typ = cut.family, cut.type
+            if family == "concept" and traded:
+                family, typ = "organization", "Organization"
             if family in ("concept", "place", "person") and span is not None:
                 # "X, the Finnish utility": the noun beside a name says what it is, over
                 # the NER's guess ("X, a reporter" stays a person: agent nouns name people).
@@ -379,5 +393,5 @@ def mentions_in(
     found += coordinated_names(doc, untyped, found, ORG_WORDS, PLACE_WORDS)
     found.sort(key=lambda m: m.start)
     context = _context_names(document_names, resolver)
-    found = short_forms(found, context)
+    found = aliased(doc, short_forms(found, context))
     return _bare_short_forms(doc, found, context)

@@ -61,6 +61,8 @@ def _attached_clause(
     flags = (is_negated(inner) or is_negated(outer), is_hedged(inner) or is_hedged(outer))
     lemma = inner.lemma_.lower()
     if side and s.doc[side[-1]].dep_ in SUBJECT_DEPS:
+        if _where(outer):  # "Rosyth, where X is converting a hall": X acts there
+            return make_relation(dep, head, [*words, "at"], lemma, "at", *flags)
         # The other mention is the clause's subject; the head is its object.
         return None if is_passive(inner) else make_relation(dep, head, words, lemma, "dobj", *flags)
     slot = slot_of(s, side)
@@ -72,6 +74,11 @@ def _attached_clause(
     if inner.i == outer.i and has_own_subject(outer):
         return None
     return make_relation(head, dep, words, lemma, slot, *flags)
+
+
+def _where(clause: Any) -> bool:
+    """A relative clause opened by "where": the head is the place of its act."""
+    return any(c.dep_ == "advmod" and c.lower_ == "where" for c in clause.children)
 
 
 def nominal(

@@ -8,7 +8,7 @@ from __future__ import annotations
 from contracts.tools import EvidenceItem, SourceDocument, Statement
 from mining.entities import EntityRef
 from mining.extraction import read_statements
-from mining.facts import Fact, select, spread
+from mining.facts import Fact, rank, select, spread
 from mining.name_shapes import name_shaped, shaped_names
 from mining.nlp import Resolver, mentions_in
 from mining.parsing import parse
@@ -224,3 +224,17 @@ def test_a_typed_reading_whose_ends_do_not_fit_leaves_the_clause_words() -> None
     found = triples(text)
     assert [(s, o) for s, _, o in found] == [("Iceland", "Norway")]
     assert not any(p == "supplies" for _, p, _ in found)
+
+
+def test_a_company_named_after_the_goods_it_trades_is_not_the_goods() -> None:
+    gazetteer = [("salmon", "did:dkg:test/2", "Product")]
+    text = "Last year Nordvik Salmon extended its contract with Baltic Foods for ten years."
+    found = {m.name: m.family for m in mentions_in(parse(text), gazetteer, Resolver(gazetteer))}
+    assert found.get("Nordvik Salmon") == "organization" and "salmon" not in found
+
+
+def test_what_a_speaker_said_of_a_party_ranks_after_what_a_sentence_states() -> None:
+    said = fact("Heron Books", "Ostrava Press", 0.8, "Heron Books said Ostrava Press had closed.")
+    said.statements[0].method = "reported"
+    stated = fact("Saltmarsh Carrier", "Maardu", 0.7)
+    assert [f.subject.name for f in rank([said, stated])] == ["Saltmarsh Carrier", "Heron Books"]

@@ -229,3 +229,10 @@ def test_an_infinitive_done_by_the_object_keeps_the_verb_that_asks_for_it() -> N
     text = "St Brigid Hospital told nurses to stop using Quayside Cleaning."
     found = relations(text, ["St Brigid Hospital", "Quayside Cleaning"])
     assert [p for s, p, o in found if s == "St Brigid Hospital"] == ["tell to stop use"]
+
+
+def test_a_clause_opened_by_where_says_where_its_subject_acts() -> None:
+    text = "The ferries call at Tromso, where Nordic Tugs runs a repair yard."
+    found = relations(text, ["Tromso", "Nordic Tugs"])
+    assert ("Nordic Tugs", "run at", "Tromso") in found
+    assert not any(p == "run" for _, p, _ in found)
