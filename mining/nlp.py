@@ -79,7 +79,9 @@ PLACE_WORDS = frozenset(
     mountain port province region reserve river salar site state strait territory valley
     plant refinery project""".split()
 )
-_LEADING = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+# An article or a preposition a sentence-initial capital swept into a name ("Through
+# NCEL, India approved ...", "By Dana Whitcombe"): English function words.
+_LEADING = re.compile(r"^(?:the|a|an|through|by|from|via)\s+", re.IGNORECASE)
 _TRAILING = re.compile(r"(?:['’]s|['’]|[\s,.;:]+)$")
 MAX_NAME_WORDS = 8
 

@@ -238,3 +238,8 @@ def test_what_a_speaker_said_of_a_party_ranks_after_what_a_sentence_states() -> 
     said.statements[0].method = "reported"
     stated = fact("Saltmarsh Carrier", "Maardu", 0.7)
     assert [f.subject.name for f in rank([said, stated])] == ["Saltmarsh Carrier", "Heron Books"]
+
+
+def test_a_preposition_a_sentence_start_swept_in_is_no_part_of_the_name() -> None:
+    assert names("Through Kestrel Lines, Norway shipped salmon to Japan.")[0] == "Kestrel Lines"
+    assert "Ingrid Solberg" in names("By Ingrid Solberg, Oslo bureau.")
