@@ -13,11 +13,13 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from temporalio.worker import Replayer
 
 from contracts.model_calls import ModelLimits
 from contracts.run import KnowledgeMinerResponse, MiningRequest, Phase, Workspace
 from kminer.config import Settings
 from kminer.stack import embedded_stack
+from kminer.worker import deepagents_plugin
 from temporal_client.runs import start_run
 from tests.support.fake_openai import ServeFakeOpenAi, SmallModel, llm_settings, payload, text
 from workflows.mining import MiningWorkflow
@@ -27,6 +29,7 @@ MAX_TOOL_SCHEMA_BYTES = 4096
 
 
 async def _mine(settings: Settings) -> tuple[KnowledgeMinerResponse, Workspace]:
+    """The demo question mined with `settings`; its history replays on the current code."""
     async with embedded_stack(settings, with_api=False) as stack:
         handle = await start_run(
             stack.client, settings.task_queue,
@@ -34,6 +37,10 @@ async def _mine(settings: Settings) -> tuple[KnowledgeMinerResponse, Workspace]:
         )  # fmt: skip
         result = await handle.result()
         workspace = await handle.query(MiningWorkflow.workspace)
+        history = await handle.fetch_history()
+    replayer = Replayer(workflows=[MiningWorkflow], plugins=[deepagents_plugin(settings)])
+    replayed = await replayer.replay_workflow(history, raise_on_replay_failure=False)
+    assert replayed.replay_failure is None, replayed.replay_failure
     return result, workspace
 
 
