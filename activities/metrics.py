@@ -46,3 +46,14 @@ MODEL_COST = Counter(
     "Estimated model cost of runs in USD (price table in workflows/budget.py)",
     ["model"],
 )
+
+# Model replies to calls with tools bound, by how the worker read them
+# (activities/chat_model.py): tool_calls, final, parsed_from_text, refused, unusable.
+MODEL_REPLIES = Counter(
+    "kminer_model_replies_total", "Model replies to calls with tools, by reading", ["reading"]
+)
+TOOL_SCHEMA_BYTES = Histogram(
+    "kminer_model_tool_schema_bytes",
+    "Bytes of the tool schemas sent with one model call",
+    buckets=(512, 1024, 2048, 3072, 4096, 6144, 8192, 16384, 32768),
+)

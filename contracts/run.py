@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from contracts.budget import Budget
+from contracts.model_calls import DegradedStep, ModelLimits
 from contracts.research import ResearchConfig, ResearchTask
 
 TAG_PATTERN = re.compile(r"^[a-z0-9_]{1,64}$")
@@ -242,6 +243,10 @@ class Usage(BaseModel):
     outputTokens: int = 0
     # Estimated from the price table of workflows/budget.py; None for an unpriced model.
     costUsd: float | None = None
+    # Tool calls the worker read from a reply's text, and replies refused back to the model
+    # once (contracts/model_calls.py).
+    toolCallsFromText: int = 0
+    repliesRefused: int = 0
 
 
 class Decision(BaseModel):
@@ -304,6 +309,9 @@ class Workspace(BaseModel):
     usageBySubagent: dict[str, Usage] = Field(default_factory=dict)
     # Budgets that stopped a subagent early (its results are partial).
     budgetStops: list[str] = Field(default_factory=list)
+    # Steps that went on without their model (it failed for good, or ended without doing
+    # the step's work): the run completes, these say what it lacks.
+    degradedSteps: list[DegradedStep] = Field(default_factory=list)
     # The run's Temporal history so far (events, bytes): payloads are capped at 2 MB each
     # and a history at 50 MB, so operators watch these (docs/operations.md).
     # Summed over the runs of a continue-as-new chain (each run's size at its last workflow
@@ -334,6 +342,7 @@ class KnowledgeMinerResponse(BaseModel):
     usage: Usage
     usageBySubagent: dict[str, Usage] = Field(default_factory=dict)
     budgetStops: list[str] = Field(default_factory=list)
+    degradedSteps: list[DegradedStep] = Field(default_factory=list)
 
 
 class MiningInput(BaseModel):
@@ -374,3 +383,5 @@ class RuntimeConfig(BaseModel):
     # History bytes past which the run continues as new at its next safe point; None (runs
     # recorded before this existed): never.
     continueAsNewBytes: int | None = None
+    # The worker's model-call limits (KM_MODEL_*); None (runs recorded before): the defaults.
+    modelLimits: ModelLimits | None = None

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from contracts.model_calls import AGENT_CALL_SECONDS, ModelLimits
 from contracts.research import ResearchConfig
 from storage.sql.note_view import DEFAULT_NOTE_CHARS, MIN_NOTE_CHARS
 
@@ -60,6 +61,10 @@ class Settings:
     shutdown_grace_seconds: float = 30.0
     model_name: str = "rules"
     openai_base_url: str | None = None
+    # Each model call's start-to-close, heartbeat timeout and attempts (KM_MODEL_CALL_
+    # TIMEOUT_SECONDS, KM_MODEL_HEARTBEAT_SECONDS, KM_MODEL_MAX_ATTEMPTS); None: the
+    # defaults (an agent's call 300 s, 10 s, 5; the research planner's 120 s, none, 3).
+    model_limits: ModelLimits = field(default_factory=ModelLimits)
     tavily_api_key: str | None = None
     tavily_base_url: str | None = None
     dkg_node_url: str | None = None
@@ -143,6 +148,25 @@ def _switch(name: str, default: bool) -> bool:
     raise ValueError(f"{name} must be on or off, not {raw!r}")
 
 
+def _positive_int_or_none(name: str) -> int | None:
+    return _positive_int(name, 0) or None
+
+
+def _model_limits() -> ModelLimits:
+    limits = ModelLimits(
+        callSeconds=_positive_int_or_none("KM_MODEL_CALL_TIMEOUT_SECONDS"),
+        heartbeatSeconds=_positive_int_or_none("KM_MODEL_HEARTBEAT_SECONDS"),
+        attempts=_positive_int_or_none("KM_MODEL_MAX_ATTEMPTS"),
+    )
+    call = limits.callSeconds or AGENT_CALL_SECONDS
+    if limits.heartbeatSeconds is not None and limits.heartbeatSeconds >= call:
+        raise ValueError(
+            f"KM_MODEL_HEARTBEAT_SECONDS ({limits.heartbeatSeconds}) must be less than the "
+            f"model call's start-to-close timeout ({call} s, KM_MODEL_CALL_TIMEOUT_SECONDS)"
+        )
+    return limits
+
+
 def _positive_float(name: str) -> float | None:
     raw = os.environ.get(name) or ""
     if not raw:
@@ -184,6 +208,7 @@ def load_settings(data_dir: str | Path | None = None) -> Settings:
         shutdown_grace_seconds=float(os.environ.get("KM_SHUTDOWN_GRACE_SECONDS") or 30),
         model_name=model,
         openai_base_url=os.environ.get("OPENAI_BASE_URL") or None,
+        model_limits=_model_limits(),
         tavily_api_key=os.environ.get("TAVILY_API_KEY") or None,
         tavily_base_url=os.environ.get("TAVILY_BASE_URL") or None,
         dkg_node_url=os.environ.get("DKG_NODE_URL") or None,

@@ -15,9 +15,12 @@ def build_model_provider(base_url: str | None = None) -> Callable[[str], Any]:
     def provide(name: str) -> Any:
         if name == RULES:
             return RulesPolicyModel()
-        from langchain_openai import ChatOpenAI
+        from activities.chat_model import ToolCallingChatOpenAI
 
-        # Temporal owns retries: the client must not retry on its own.
-        return ChatOpenAI(model=name, temperature=TEMPERATURE, max_retries=0, base_url=base_url)
+        # Temporal owns retries: the client must not retry on its own. A tool call the
+        # model writes as text is taken or refused there (activities/chat_model.py).
+        return ToolCallingChatOpenAI(
+            model=name, temperature=TEMPERATURE, max_retries=0, base_url=base_url
+        )
 
     return provide

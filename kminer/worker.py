@@ -184,6 +184,7 @@ def activities_for(settings: Settings, services: Services) -> list[Any]:
             modelTaskQueue=settings.model_task_queue,
             publishTaskQueue=settings.publish_task_queue,
             continueAsNewBytes=settings.continue_as_new_bytes,
+            modelLimits=settings.model_limits,
         )
     )
     memory = MemoryActivities(
@@ -236,6 +237,7 @@ PUBLISH_ACTIVITIES = frozenset({DKG_PUBLISH_ASSET})
 # The plugin's model-call activities: every worker registers them (DeepAgentsPlugin), and a
 # run sends them to KM_MODEL_TASK_QUEUE when set.
 MODEL_ACTIVITIES = frozenset({"deepagents.invoke_model", "deepagents.invoke_model_streaming"})
+HEARTBEAT_THROTTLE = timedelta(seconds=1)
 # Roles whose activities open the DKG (and the search index).
 DKG_ROLES = frozenset({"all", "tools", "publish"})
 
@@ -299,6 +301,9 @@ def _worker(
         # Server-side, per queue: a model queue kept under the provider's rate limit.
         max_task_queue_activities_per_second=settings.queue_rate_limit,
         graceful_shutdown_timeout=timedelta(seconds=settings.shutdown_grace_seconds),
+        # Heartbeats reach the server up to every second (not only every 0.8 x an activity's
+        # heartbeat timeout): a slow model call beats each second (activities/chat_model.py).
+        max_heartbeat_throttle_interval=HEARTBEAT_THROTTLE,
         interceptors=[PrincipalInterceptor()],
         # pid@host/role: a history shows which process, and which of its workers, ran a task.
         identity=f"{client.identity}/{role}",

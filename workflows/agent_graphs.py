@@ -35,6 +35,7 @@ from workflows.agent_tools import ToolRouting, activity_tools
 from workflows.candidate_refs import CandidateLedger
 from workflows.local_model import model_for
 from workflows.tool_schemas import count_tokens
+from workflows.tool_views import ToolView
 
 with workflow.unsafe.imports_passed_through():
     from deepagents.backends import CompositeBackend, StateBackend
@@ -143,8 +144,12 @@ def deep_agent(
         model=model,
         tools=tools,
         system_prompt=prompt,
-        middleware=[TodoListMiddleware(), summarization()],
-        subagents=[{**spec, "middleware": [summarization()]} for spec in subagents or []],
+        # Each model is shown only its role's tools, in short (workflows/tool_views.py).
+        middleware=[TodoListMiddleware(), summarization(), ToolView(role)],
+        subagents=[
+            {**spec, "middleware": [summarization(), ToolView(spec["name"])]}
+            for spec in subagents or []
+        ],
         backend=backend,
         name=role,
     )

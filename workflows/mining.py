@@ -157,6 +157,7 @@ class MiningWorkflow(RunSteps):
         self._agents = SubagentRunner(
             self._ws, runtime.model, request, memory, runtime.toolTaskQueue, budgets=budgets,
             local_reads=local_reads, model_queue=runtime.modelTaskQueue,
+            model_limits=runtime.modelLimits,
         )  # fmt: skip
         if carried is not None:
             self._agents.restore(carried.agents)
@@ -288,6 +289,7 @@ class MiningWorkflow(RunSteps):
             self._ws, request, research_config(request, runtime), memory, runtime.search,
             lambda todos: agents.set_todos("discovery", todos),
             runtime.model, planner, runtime.toolTaskQueue, runtime.modelTaskQueue,
+            runtime.modelLimits,
         )  # fmt: skip
         research = await runner.run()
         self._origin = runner.origin

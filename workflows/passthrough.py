@@ -25,6 +25,7 @@ with workflow.unsafe.imports_passed_through():
     # of which each run builds its own instances: ledgers, guards, runners).
     import contracts.activity_names  # noqa: F401
     import contracts.budget  # noqa: F401
+    import contracts.model_calls  # noqa: F401
     import contracts.research  # noqa: F401
     import contracts.run  # noqa: F401
     import contracts.tools  # noqa: F401
@@ -35,7 +36,9 @@ with workflow.unsafe.imports_passed_through():
     import workflows.budget  # noqa: F401
     import workflows.candidate_refs  # noqa: F401
     import workflows.continuation  # noqa: F401
+    import workflows.degradation  # noqa: F401
     import workflows.local_model  # noqa: F401
+    import workflows.model_limits  # noqa: F401
     import workflows.prompts  # noqa: F401
     import workflows.relink  # noqa: F401
     import workflows.research  # noqa: F401
@@ -46,5 +49,6 @@ with workflow.unsafe.imports_passed_through():
     import workflows.search_attributes  # noqa: F401
     import workflows.subagents  # noqa: F401
     import workflows.tool_schemas  # noqa: F401
+    import workflows.tool_views  # noqa: F401
     import workflows.usage  # noqa: F401
     import workflows.workspace  # noqa: F401

@@ -1,7 +1,8 @@
 """System prompts of the subagents (pure strings: the workflow imports them).
 
 The first line names the role; the offline rules policy reads it to know which
-subagent it is driving, exactly as an LLM reads it to know its job.
+subagent it is driving, exactly as an LLM reads it to know its job. Each names only the
+tools its model is shown (workflows/tool_views.py).
 """
 
 from __future__ import annotations
@@ -26,8 +27,6 @@ and from web sources.
   typed relation statements between named entities (DKG assets or new ones) with
   passage-level provenance, scored for relevance; off-topic ones are already left out.
   If nothing relevant is found, say so: never invent statements.
-- Offload large results to files under /research/ with write_file.
-- Spawn a helper with task for a complex research subtask.
 Finish with a JSON object: {"summary": "...", "notes": ["learned pattern, useful query or
 source heuristic", ...]}. The notes are appended to discovery-notes.md."""
 
@@ -59,7 +58,6 @@ Validate the candidate Knowledge Assets against the DKG, learned heuristics and 
   (dkg_get_asset_metadata) and computes confidence with the documented formula. Never invent
   a confidence yourself.
 - Apply /memories/knowledge/<domainTag>/validation-rules.md (given in the task).
-- Write the synthesized report to /research/validation-report.md.
 Finish with a JSON object: {"summary": "<synthesized report>", "notes": ["edge case, trust
 threshold or stake heuristic", ...]}. The notes are appended to validation-rules.md."""
 

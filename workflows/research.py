@@ -25,6 +25,7 @@ from contracts.activity_names import (
     RESEARCH_CACHE_STORE,
     RESEARCH_GATHER,
 )
+from contracts.model_calls import DegradedStep, ModelLimits
 from contracts.research import (
     CacheLookupArgs,
     CacheLookupResult,
@@ -42,7 +43,7 @@ from contracts.research import (
 )
 from contracts.run import MiningRequest, RuntimeConfig, Todo, Workspace
 from contracts.tools import Statement
-from workflows.research_planner import as_plan, model_plan
+from workflows.research_planner import PLANNER_ROLE, as_plan, model_plan
 from workflows.research_synthesis import (
     ANGLE_RELEVANCE,
     evidence_ref,
@@ -99,9 +100,11 @@ class ResearchRunner:
         callbacks: list[Any] | None = None,
         tool_queue: str | None = None,
         model_queue: str | None = None,
+        model_limits: ModelLimits | None = None,
     ) -> None:
         self._ws = ws
         self._model_queue = model_queue  # where the planner's model calls run; None: here
+        self._model_limits = model_limits  # their timeouts and attempts (KM_MODEL_*)
         # Where the DKG / search activities run (`kminer worker --role tools`); None: here.
         self._tool_queue = tool_queue
         self._request = request
@@ -232,11 +235,14 @@ class ResearchRunner:
         request, config = self._request, self._config
         primary = min(20, 4 + 2 * request.maxIterations)
         if self._model != RULES_MODEL:
-            chosen, problems = await model_plan(
+            chosen, problems, failure = await model_plan(
                 self._model, request.query, request.domainTags, config.max_subtasks,
-                self._callbacks, self._model_queue,
+                self._callbacks, self._model_queue, self._model_limits,
             )  # fmt: skip
             self._ws.errors.extend(f"research plan: {p}" for p in problems)
+            if failure is not None:
+                step = DegradedStep(step=PLANNER_ROLE, reason=failure, fallback="rules plan")
+                self._ws.degradedSteps.append(step)
             if chosen is not None:
                 return as_plan(
                     request.query, chosen, config.max_subtasks, primary,

@@ -12,15 +12,16 @@ model's plan never reads less than one search would have.
 from __future__ import annotations
 
 import json
-from datetime import timedelta
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 from temporalio import workflow
-from temporalio.common import RetryPolicy
 
+from contracts.model_calls import ModelLimits
 from contracts.research import NodeType, PlanResult, ResearchQuestion
 from workflows.budget import BudgetExceeded
+from workflows.degradation import DEGRADE_PATCH, model_failure
+from workflows.model_limits import on_queue, planner_options
 
 with workflow.unsafe.imports_passed_through():
     from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
@@ -38,10 +39,6 @@ Give each its search keywords and an execution_priority (1 runs first; a sub-que
 that builds on others gets a higher number). Respond with ONLY a JSON object:
 {{"plan": "<two sentences>", "questions": [{{"question": "...", "keywords": ["..."],
 "node_type": "document_search", "execution_priority": 1}}]}}"""
-MODEL_OPTIONS = {
-    "start_to_close_timeout": timedelta(minutes=2),
-    "retry_policy": RetryPolicy(maximum_attempts=3, initial_interval=timedelta(seconds=2)),
-}
 
 
 class PlannedQuestion(BaseModel):
@@ -107,11 +104,14 @@ async def model_plan(
     limit: int,
     callbacks: list[Any],
     model_queue: str | None = None,
-) -> tuple[ModelPlan | None, list[str]]:
-    """(the model's valid plan or None, what went wrong on the way); `model_queue`: where
-    the model calls run (None: the run's own queue)."""
-    options = MODEL_OPTIONS if model_queue is None else {**MODEL_OPTIONS, "task_queue": model_queue}
-    chat = TemporalModel(model=model, activity_options=options)
+    limits: ModelLimits | None = None,
+) -> tuple[ModelPlan | None, list[str], str | None]:
+    """(the model's valid plan or None, what went wrong on the way, why the model failed
+    for good when it did); `model_queue`: where the model calls run (None: the run's own
+    queue), `limits`: their timeouts and attempts (workflows/model_limits.py)."""
+    chat = TemporalModel(
+        model=model, activity_options=on_queue(planner_options(limits), model_queue)
+    )
     messages: list[Any] = [
         SystemMessage(PLANNER.format(limit=limit)),
         HumanMessage(json.dumps({"query": query, "domainTags": tags})),
@@ -123,10 +123,17 @@ async def model_plan(
             reply = await chat.ainvoke(messages, config=config)
         except BudgetExceeded as exc:
             problems.append(f"planning stopped: {exc}")
-            return None, problems
+            return None, problems, None
+        except Exception as exc:
+            # A failing model degrades planning to the rules plan (workflows/degradation.py).
+            failure = model_failure(exc)
+            if failure is None or not workflow.patched(DEGRADE_PATCH):
+                raise
+            problems.append(f"planning degraded: {failure}")
+            return None, problems, failure
         text = reply.content if isinstance(reply.content, str) else json.dumps(reply.content)
         try:
-            return parse_plan(text, limit), problems
+            return parse_plan(text, limit), problems, None
         except ValueError as exc:
             problems.append(f"invalid plan: {exc}")
             messages += [
@@ -136,4 +143,4 @@ async def model_plan(
                     f"at most {limit} sub-questions."
                 ),
             ]
-    return None, problems
+    return None, problems, None

@@ -42,6 +42,7 @@ from contracts.tools import (
     ToolResponse,
 )
 from workflows import run_metrics
+from workflows.degradation import with_degraded_note
 from workflows.relink import relinked
 from workflows.review import ReviewBoard, apply_score
 from workflows.search_attributes import KM_PHASE, KM_PUBLISHED
@@ -101,7 +102,7 @@ class RunSteps:
         ]
 
     async def _answer(self, request: MiningRequest) -> Answer:
-        return await self._step(
+        answer = await self._step(
             COMPOSE_ANSWER,
             AnswerArgs(
                 query=request.query,
@@ -116,6 +117,8 @@ class RunSteps:
             ),
             Answer,
         )
+        # A step that went on without its model says so (workflows/degradation.py).
+        return with_degraded_note(answer, self._ws.degradedSteps)
 
     async def _score(self, candidates: list[Candidate]) -> list[dict[str, Any]]:
         response = await workflow.execute_activity(

@@ -11,11 +11,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any
 
 from temporalio import workflow
-from temporalio.common import RetryPolicy
 
 from contracts.activity_names import (
     DKG_FIND_RELATED_ASSETS,
@@ -24,6 +22,7 @@ from contracts.activity_names import (
     SCORE_CANDIDATES,
     WEB_SEARCH,
 )
+from contracts.model_calls import DegradedStep, ModelLimits
 from contracts.run import FileInfo, MiningRequest, Todo, Usage, Workspace, memory_tags
 from contracts.tools import DISCOVERY_TOOLS, ENRICHMENT_TOOLS, VALIDATION_TOOLS
 from workflows import prompts
@@ -32,6 +31,15 @@ from workflows.agent_tools import ToolRouting, activity_tools
 from workflows.budget import BudgetExceeded, BudgetGuard, cost_usd
 from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger, compact_view
 from workflows.continuation import AgentsState
+from workflows.degradation import (
+    DEGRADE_PATCH,
+    job_done,
+    missing_work,
+    model_failure,
+    with_degraded_lines,
+)
+from workflows.model_limits import agent_options, on_queue
+from workflows.research_synthesis import merged
 from workflows.statement_refs import STATEMENTS_FILE, statement_views
 from workflows.usage import UsageCounter
 from workflows.workspace import (
@@ -44,13 +52,8 @@ from workflows.workspace import (
     trusted_score_rows,
 )
 
-MODEL_OPTIONS = {
-    "start_to_close_timeout": timedelta(minutes=5),
-    # The plugin heartbeats at half this, so a dead worker's call is retried fast.
-    "heartbeat_timeout": timedelta(seconds=10),
-    "retry_policy": RetryPolicy(maximum_attempts=5, initial_interval=timedelta(seconds=2)),
-}
 MAX_STATEMENTS = 60
+RULES_MODEL = "rules"
 
 # Claims enrichment may propose per iteration of the run: a question about an event
 # names a handful of parties, each with a few facts (the labeled sets ask 8-9 a question).
@@ -68,11 +71,6 @@ def recursion_limit(request: MiningRequest) -> int:
     return 20 + 10 * request.maxIterations
 
 
-def model_options(options: dict[str, Any], queue: str | None) -> dict[str, Any]:
-    """Model-call activity options, sent to `queue` when the run has a model queue."""
-    return options if queue is None else {**options, "task_queue": queue}
-
-
 @dataclass
 class SubagentOutcome:
     summary: str
@@ -83,6 +81,27 @@ class SubagentOutcome:
     scores: list[dict[str, Any]] = field(default_factory=list)
     report: str = ""
     sources: int = 0
+    # The step degraded (workflows/degradation.py): its messages may hold two loops' calls.
+    degraded: bool = False
+
+
+@dataclass(frozen=True)
+class AgentParts:
+    """What a subagent's graph is built from besides its model."""
+
+    prompt: str
+    tools: list[str]
+    subagents: Callable[[], list[dict[str, Any]]] | None = None
+
+
+@dataclass
+class LoopEnd:
+    """How one agent loop ended: its messages, and what stopped it short."""
+
+    messages: list[Any]
+    stopped: str | None = None  # the budget that stopped it
+    failure: str | None = None  # why its model failed for good
+    error: BaseException | None = None  # that failure, as raised
 
 
 class SubagentRunner:
@@ -96,6 +115,7 @@ class SubagentRunner:
         budgets: bool = False,
         local_reads: bool = False,
         model_queue: str | None = None,
+        model_limits: ModelLimits | None = None,
     ) -> None:
         self._ws = ws
         # Where the DKG / search tools run (queue None: this one), and whether the cheap
@@ -106,7 +126,8 @@ class SubagentRunner:
         self._filed = 0
         # Where the model calls run (`kminer worker --role models`); None: this queue, with
         # the very options runs recorded before the model queue existed.
-        self.model_options = model_options(MODEL_OPTIONS, model_queue)
+        # Their timeouts and attempts: the worker's KM_MODEL_* (workflows/model_limits.py).
+        self.model_options = on_queue(agent_options(model_limits), model_queue)
         self._model_queue = model_queue
         # Runs recorded before budgets existed replay without the guard.
         self._budgets = budgets
@@ -133,29 +154,72 @@ class SubagentRunner:
         payload: dict[str, Any],
         subagents: Callable[[], list[dict[str, Any]]] | None = None,
     ) -> SubagentOutcome:
-        # Everything the graph is built from besides these is the same in every run; its
-        # parts (`subagents` too) are built only when a graph is.
-        key = (role, self._model, self._model_queue, self._routing)
+        parts = AgentParts(prompt, tools, subagents)
+        message = prompts.task_message(title, payload)
+        end = await self._loop(
+            role, self._model, self.model_options, self._model_queue, parts, message,
+            self.callbacks(role),
+        )  # fmt: skip
+        messages, partial = end.messages, end.stopped
+        if end.stopped:
+            self._degraded(role, end.stopped, "partial results")
+        why = end.failure
+        if why is None and end.stopped is None and self._model != RULES_MODEL:
+            why = missing_work(role, messages)
+        degraded = False
+        if why is not None and workflow.patched(DEGRADE_PATCH):
+            degraded = True
+            if end.failure is not None and job_done(role, messages):
+                self._degraded(role, why, "partial results")
+                partial = why
+            else:
+                self._degraded(role, why, "rules policy")
+                messages = messages + await self._fallback(role, parts, message)
+        elif end.error is not None:
+            raise end.error  # a run recorded before degrading failed here
+        self.priced(role)
+        output = final_output(messages)
+        if partial:
+            output = {"summary": f"Stopped early ({role}: {partial}; its results are partial)."}
+        notes = output.get("notes") or []
+        return SubagentOutcome(
+            summary=str(output.get("summary", "")), notes=notes, messages=messages,
+            degraded=degraded,
+        )  # fmt: skip
+
+    async def _loop(
+        self,
+        role: str,
+        model: str,
+        options: dict[str, Any],
+        queue: str | None,
+        parts: AgentParts,
+        message: str,
+        callbacks: list[Any],
+    ) -> LoopEnd:
+        """One loop of `role`'s agent driven by `model`, mirrored into the workspace."""
+        # Everything the graph is built from besides these (the model calls' options too:
+        # a worker's KM_MODEL_* limits) is the same in every run; its parts (`subagents`
+        # too) are built only when a graph is.
+        key = (role, model, queue, self._routing, repr(sorted(options.items())))
         agent = shared_graph(
             key,
             lambda: build_agent(
-                role, self._model, self.model_options, self._routing, prompt, tools,
-                subagents() if subagents else None,
+                role, model, options, self._routing, parts.prompt, parts.tools,
+                parts.subagents() if parts.subagents else None,
             ),
         )  # fmt: skip
         # Built before each loop, as when every run built its own graph: the same backend
         # ref (a workflow.uuid4() draw) and factory argument in its activities' inputs.
         memory = memory_backend(self._ws.runId, memory_tags(self._request.domainTags))
         state: dict[str, Any] = {}
-        message = prompts.task_message(title, payload)
-        callbacks = self.callbacks(role)
         config = {
             "recursion_limit": recursion_limit(self._request),
             "callbacks": callbacks,
             # Runs with the same tags share a thread (seed requirement 10).
             "configurable": {"thread_id": self._request.threadId},
         }
-        stopped: str | None = None
+        end = LoopEnd(messages=[])
         scope = RUN_SCOPE.set(RunScope(self._ledger, memory))
         try:
             async for state in agent.astream(
@@ -166,20 +230,32 @@ class SubagentRunner:
                 self._mirror(role, state)
         except BudgetExceeded as exc:
             # Stopped before the call past the limit: go on with what it had gathered.
+            end.stopped = str(exc)
             stopped = f"{role}: {exc}; its results are partial"
             self._ws.budgetStops.append(stopped)
             self._ws.errors.append(f"budget: {stopped}")
+        except Exception as exc:
+            end.failure = model_failure(exc)
+            if end.failure is None:
+                raise
+            end.error = exc
         finally:
             RUN_SCOPE.reset(scope)
-        self.priced(role)
-        messages = list(state.get("messages", []))
-        output = final_output(messages)
-        if stopped:
-            output = {"summary": f"Stopped early ({stopped}).", "notes": []}
-        notes = output.get("notes") or []
-        return SubagentOutcome(
-            summary=str(output.get("summary", "")), notes=notes, messages=messages
-        )
+        end.messages = list(state.get("messages", []))
+        return end
+
+    async def _fallback(self, role: str, parts: AgentParts, message: str) -> list[Any]:
+        """`role`'s loop again, driven by the rules policy deciding in the workflow."""
+        options = agent_options(None)  # no model queue: the policy decides here
+        end = await self._loop(role, RULES_MODEL, options, None, parts, message, [self._counter])
+        if end.error is not None:
+            raise end.error
+        return end.messages
+
+    def _degraded(self, role: str, reason: str, fallback: Any) -> None:
+        step = DegradedStep(step=role, reason=reason, fallback=fallback)
+        self._ws.degradedSteps.append(step)
+        self._ws.errors.append(f"degraded: {step.sentence()}")
 
     def callbacks(self, role: str) -> list[Any]:
         """Usage counting and, for runs with budgets, the budget guard of `role`'s tree."""
@@ -259,7 +335,9 @@ class SubagentRunner:
             "Collect raw signals for this question.",
             payload,
         )
-        out.statements = tool_results(out.messages, EXTRACT_STATEMENTS)[:MAX_STATEMENTS]
+        found = tool_results(out.messages, EXTRACT_STATEMENTS)
+        # A degraded step's two loops may have extracted the same statements.
+        out.statements = merged([found]) if out.degraded else found[:MAX_STATEMENTS]
         out.sources = len(tool_results(out.messages, WEB_SEARCH)) + len(
             tool_results(out.messages, DKG_FIND_RELATED_ASSETS)
         )
@@ -314,5 +392,6 @@ class SubagentRunner:
         )
         rows = tool_results(out.messages, SCORE_CANDIDATES)
         out.scores = trusted_score_rows(out.messages, candidates)
-        out.report = next((r["report"] for r in reversed(rows) if "report" in r), out.summary)
+        report = next((r["report"] for r in reversed(rows) if "report" in r), out.summary)
+        out.report = with_degraded_lines(report, self._ws.degradedSteps)
         return out

@@ -6,6 +6,7 @@ from typing import Any
 
 from temporalio import workflow
 
+from contracts.model_calls import PARSED_FROM_TEXT, REFUSED
 from contracts.run import Usage
 
 with workflow.unsafe.imports_passed_through():
@@ -13,14 +14,19 @@ with workflow.unsafe.imports_passed_through():
 
 
 def count_model_call(usage: Usage, response: Any) -> None:
-    """Adds one model call and the tokens its response reports (LangChain's LLMResult)."""
+    """Adds one model call, the tokens its response reports (LangChain's LLMResult) and how
+    the worker read it (tool calls taken from its text, a reply refused once)."""
     usage.modelCalls += 1
     for generations in response.generations:
         for generation in generations:
-            meta = getattr(getattr(generation, "message", None), "usage_metadata", None)
+            message = getattr(generation, "message", None)
+            meta = getattr(message, "usage_metadata", None)
             if meta:
                 usage.inputTokens += int(meta.get("input_tokens", 0))
                 usage.outputTokens += int(meta.get("output_tokens", 0))
+            read = getattr(message, "response_metadata", None) or {}
+            usage.toolCallsFromText += int(read.get(PARSED_FROM_TEXT, 0))
+            usage.repliesRefused += int(read.get(REFUSED, 0))
 
 
 class UsageCounter(AsyncCallbackHandler):

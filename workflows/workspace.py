@@ -131,6 +131,7 @@ def response_from(ws: Workspace, candidates: list[Candidate]) -> KnowledgeMinerR
         usage=ws.usage,
         usageBySubagent=ws.usageBySubagent,
         budgetStops=ws.budgetStops,
+        degradedSteps=ws.degradedSteps,
     )
 
 
