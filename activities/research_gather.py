@@ -5,7 +5,9 @@ it, at most `maxConcurrent` sub-questions run at once; each one's start and end 
 the largest number in flight come back in the result (so they are in the run's history).
 A sub-question that fails is recorded with its error and the others go on. Finished
 sub-questions are checkpointed in heartbeats: a retry after a worker died repeats only
-the unfinished ones.
+the unfinished ones. A passage that takes longer than its reading budget to read
+(`mining/extraction.py`) gives no statements and is named in its sub-question's
+`error_message`, which the run's workspace shows.
 
 Search sub-questions read passages and extract statements scored against the *run's*
 question (the same relevance floor as discovery always had), so their evidence feeds
@@ -52,6 +54,14 @@ from mining.research_findings import (
 
 T = TypeVar("T")
 HEARTBEAT_SECONDS = 2.0
+SKIPPED_NAMED = 5  # passages over their reading budget named in the report, at most
+
+
+def over_budget(skipped: list[str]) -> str:
+    """What a sub-question reports of the passages it did not read (source#passage)."""
+    named = ", ".join(skipped[:SKIPPED_NAMED])
+    more = f" and {len(skipped) - SKIPPED_NAMED} more" if len(skipped) > SKIPPED_NAMED else ""
+    return f"{len(skipped)} passage(s) not read, over their reading budget: {named}{more}"
 
 
 def measured(tool: str, fn: Callable[..., T], *args: Any) -> T:
@@ -94,10 +104,18 @@ class ResearchGatherActivities:
         fresh = [h for h in hits if passage_key(h) not in seen]
         docs = [SourceDocument(**d) for d in search_hit_documents(fresh)]
         kept: list[Statement] = []
+        skipped: list[str] = []
         if docs:
             extract = ExtractArgs(documents=docs, query=args.query)
-            kept, _, _, _ = measured(EXTRACT_STATEMENTS, self._statements.extract, extract)
-        return search_outcome(q, fresh, kept, args.synthesisMaxLength)
+            kept, _, _, skipped = measured(EXTRACT_STATEMENTS, self._statements.extract, extract)
+        outcome = search_outcome(q, fresh, kept, args.synthesisMaxLength)
+        if skipped:
+            # Still a completed sub-question, but the run's workspace shows what it left
+            # unread (the sub-question's error_message), as the worker's log does.
+            outcome.error_message = over_budget(skipped)
+            if activity.in_activity():
+                activity.logger.warning("research sub-question %s: %s", q.id, outcome.error_message)
+        return outcome
 
     def _dkg_neighbourhood(self, q: ResearchQuestion) -> SubtaskOutcome:
         uals = [str(u) for u in q.node_config.get("uals", [])]

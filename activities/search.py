@@ -17,12 +17,15 @@ from contracts.tools import SearchArgs, ToolResponse
 from mining.memo import BoundedMemo
 from mining.passage_selection import (
     CANDIDATE_POOL,
+    CONTEXT_CHARS,
     POOL_PER_DOCUMENT,
+    WHOLE_DOCUMENT_PASSAGES,
     by_words_and_meaning,
-    context_before,
-    document_names,
+    names_part,
+    part_names,
     per_document,
     read_on,
+    whole_sentences,
 )
 
 
@@ -32,7 +35,7 @@ class SearchBackend(Protocol):
     def search(self, query: str, max_results: int) -> list[dict[str, Any]]: ...
 
 
-# Document bodies `CorpusSearch` keeps in memory.
+# Documents (parts of a long one) whose names `CorpusSearch` keeps in memory.
 DOCUMENTS_KEPT = 256
 
 
@@ -44,20 +47,32 @@ class CorpusSearch:
     def __init__(self, index: Any, embedder: Any = None) -> None:
         self._index = index
         self._embedder = embedder
-        # Bodies of the documents hits came from, for their names and the text before a
-        # passage; bounded, since a long-running worker meets ever more documents.
-        self._documents: BoundedMemo[str, tuple[str, list[str]]] = BoundedMemo(DOCUMENTS_KEPT)
+        # Names of the documents hits came from; bounded, since a long-running worker meets
+        # ever more documents. Only names are kept, never a body: the text before a passage
+        # is read from the index for each hit (`_context`), so a large document costs no
+        # memory after its search.
+        self._names: BoundedMemo[tuple[str, int], list[str]] = BoundedMemo(DOCUMENTS_KEPT)
 
-    def _document(self, document_id: int, passage_id: str) -> tuple[str, list[str]]:
-        """(body, names) of a hit's document. A passage id starts with its document's
-        content hash: a re-indexed, changed document gets a new key, never a stale body."""
-        key = passage_id.split(":", 1)[0]
+    def _names_of(self, hit: Any) -> list[str]:
+        """The names of a hit's document (of its part, `names_part`, when it is long). A
+        passage id starts with its document's content hash: a re-indexed, changed document
+        gets a new key, never stale names."""
+        first, end = names_part(hit.start)
+        key = (hit.passageId.split(":", 1)[0], first)
 
-        def read() -> tuple[str, list[str]]:
-            body = self._index.document_text(document_id) or ""
-            return body, document_names(body)
+        def read() -> list[str]:
+            return part_names(
+                self._index.document_slice(hit.documentId, first, end) or "", first == 0
+            )
 
-        return self._documents.get(key, read)
+        return self._names.get(key, read)
+
+    def _context(self, hit: Any) -> str:
+        """The whole sentences just before a hit's passage (`whole_sentences`)."""
+        if not hit.start or hit.start <= 0:
+            return ""
+        window = self._index.document_slice(hit.documentId, hit.start - CONTEXT_CHARS, hit.start)
+        return whole_sentences(window or "", mid_text=hit.start > CONTEXT_CHARS)
 
     def _ranked(self, query: str, max_results: int) -> list[Any]:
         # The pool admits more passages of one document than the answer keeps, so the
@@ -77,11 +92,13 @@ class CorpusSearch:
         reading = getattr(self._index, "document_passages", None)
         if reading is None:
             return hits
-        return read_on(hits, reading)
+        # The passages read on are the first of the document's that no hit holds: these
+        # many are enough, and a long document's other thousands are never fetched.
+        enough = WHOLE_DOCUMENT_PASSAGES + len(hits)
+        return read_on(hits, lambda document_id: reading(document_id, limit=enough))
 
     def search(self, query: str, max_results: int) -> list[dict[str, Any]]:
         hits = self._ranked(query, max_results)
-        documents = [self._document(hit.documentId, hit.passageId) for hit in hits]
         return [
             {
                 "title": hit.title,
@@ -94,10 +111,10 @@ class CorpusSearch:
                 "end": hit.end,
                 "documentId": hit.documentId,
                 "tier": hit.tier,
-                "names": names,
-                "context": context_before(body, hit.start),
+                "names": self._names_of(hit),
+                "context": self._context(hit),
             }
-            for hit, (body, names) in zip(hits, documents, strict=True)
+            for hit in hits
         ]
 
 

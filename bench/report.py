@@ -112,6 +112,13 @@ def rows(r: dict[str, Any]) -> list[tuple[str, Any, str, str]]:
             out.append(("without Temporal, one process: runs/min, ratio to the ceiling",
                         f"{thr['without_temporal_runs_per_min']}, "
                         f"{thr['without_temporal_ratio']}", "—", "—"))  # fmt: skip
+    rss = r.get("rss")
+    if rss:
+        mb = {reading["runs"]: reading["up_mb"] for reading in rss["readings"]}
+        every = min(n for n in mb if n)
+        out.append((f"RSS of kminer up after {rss['runs']} runs / after {every} "
+                    f"({mb[every]:,.0f} → {mb[rss['runs']]:,.0f} MB, bench/rss.py)",
+                    rss["ratio"], "≤ 1.5", verdict(rss["ratio"], rss["ratio"] <= 1.5)))  # fmt: skip
     if rec:
         out.append(("recovery: kills, resume p50 / max",
                     f"{rec['kills']}, {rec['resume_p50_s']} s / {rec['resume_max_s']} s",

@@ -3,7 +3,9 @@
 Pure: the search backend (`activities/search.py` `CorpusSearch`) fetches the candidate
 passages, their embeddings and their documents; this module orders them (words and
 meaning blended), caps each document's share, reads the best documents on to their end,
-and finds a document's full names and the text before a passage.
+and finds a document's full names and the text before a passage. Every pass here is
+linear in the text it reads, and a very long document is read a part at a time
+(`NAMES_PART_CHARS`), so one large file cannot stall a search.
 """
 
 from __future__ import annotations
@@ -32,6 +34,11 @@ MAX_DOCUMENT_NAMES = 24
 # How much text before a passage travels with it (`SourceDocument.context`): a paragraph
 # or two, enough for the noun an opening "The outbreak has hit X" points back to.
 CONTEXT_CHARS = 600
+# A document's names are read from the part of it a passage lies in: the whole document
+# up to this many characters (nearly every one), else the part of this size the passage
+# starts in. A 20 MB file is a collection of texts: its names would be those of its first
+# pages, at the cost of reading all of it.
+NAMES_PART_CHARS = 1_000_000
 
 
 class Hit(Protocol):
@@ -92,7 +99,6 @@ def read_on(hits: list[Any], passages_of: Callable[[int], Sequence[Hit]]) -> lis
 # included), '&', 'of' or 'de': a full name. A leading article is not part of it.
 _PROPER_RUN = re.compile(r"\b[A-Z][\w'’&-]*(?:\s+(?:&\s+|of\s+|de\s+)?[A-Z][\w'’&-]*){1,4}")
 _ARTICLE = re.compile(r"^(?:The|A|An)\s+")
-_AND_BEFORE = re.compile(r"[A-Z][\w'’-]*\s+and\s+$")
 _SENTENCE_START = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s+(?=[\"'\u201c\u2018(\[]?[A-Z0-9])")
 
 
@@ -101,12 +107,62 @@ def context_before(body: str, start: int | None, limit: int = CONTEXT_CHARS) -> 
     characters; headings left out."""
     if not start or start <= 0:
         return ""
-    window = body[max(0, start - limit) : start]
-    if start > limit:
+    return whole_sentences(body[max(0, start - limit) : start], mid_text=start > limit)
+
+
+def whole_sentences(window: str, mid_text: bool) -> str:
+    """The sentences of `window`, the text just before a passage, from the first one that
+    starts in it when it begins `mid_text` (a sentence's tail is left out); headings left
+    out."""
+    if mid_text:
         cut = _SENTENCE_START.search(window)
         window = window[cut.end() :] if cut else ""
     lines = [line for line in window.splitlines() if not line.lstrip().startswith("#")]
     return "\n".join(lines).strip()
+
+
+def names_part(start: int | None) -> tuple[int, int]:
+    """The characters [from, to) of a document whose names go with a passage at `start`."""
+    first = (start or 0) // NAMES_PART_CHARS * NAMES_PART_CHARS
+    return first, first + NAMES_PART_CHARS
+
+
+def part_names(part: str, first: bool) -> list[str]:
+    """`document_names` of a part of a document (`names_part`): a part after the `first`
+    starts after its first whitespace, a part that fills its size ends at its last one, so
+    no word cut in two is read as a name."""
+    last_space = max(part.rfind(" "), part.rfind("\n"))
+    end = last_space if len(part) >= NAMES_PART_CHARS and last_space > 0 else len(part)
+    begin = _SPACE.search(part, 0, end) if not first else None
+    return document_names(part[begin.end() if begin else 0 : end])
+
+
+def _after_capitalised_and(body: str, at: int) -> bool:
+    """Whether `body` before `at` ends with a word holding a capital, then "and" between
+    spaces ("Food and " before "Drug Administration"). Read backwards from `at` over
+    only those words, so a scan of every name stays linear in the text (a regex anchored
+    at `at` but searched from the start of the text made it quadratic)."""
+    end = at
+    while end > 0 and body[end - 1].isspace():
+        end -= 1
+    if end == at or body[end - 3 : end] != "and":
+        return False
+    word_end = end - 3
+    while word_end > 0 and body[word_end - 1].isspace():
+        word_end -= 1
+    if word_end == end - 3:
+        return False  # "and" ends a longer word ("Brand")
+    i = word_end
+    while i > 0 and _is_name_char(body[i - 1]):
+        i -= 1
+        if "A" <= body[i] <= "Z":
+            return True
+    return False
+
+
+def _is_name_char(char: str) -> bool:
+    """A character of `[\\w'’-]`, as the name patterns count word characters."""
+    return char.isalnum() or char in "_'’-"
 
 
 def document_names(text: str) -> list[str]:
@@ -117,17 +173,20 @@ def document_names(text: str) -> list[str]:
     body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
     found: dict[str, None] = {}
     for match in _PROPER_RUN.finditer(body):
-        if _AND_BEFORE.search(body, 0, match.start()):
+        if _after_capitalised_and(body, match.start()):
             continue  # "Drug Administration" of "Food and Drug Administration": a tail
         # "1. Neon" heading the line "Veltrix Semiconductor sources ...": not one name.
         start = after_heading(body, match.start(), match.end())
         name = " ".join(_ARTICLE.sub("", body[start : match.end()]).split())
         if len(name.split()) > 1:
             found.setdefault(name, None)
-    names = list(found)[:MAX_DOCUMENT_NAMES]
+            if len(found) == MAX_DOCUMENT_NAMES:
+                break  # in order of first use: later ones would be cut off anyway
+    names = list(found)
     return names + _repeated_single_names(body, names)[: MAX_DOCUMENT_NAMES - len(names)]
 
 
+_SPACE = re.compile(r"\s")
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’&-]+")
 _LOWER_WORD = re.compile(r"\b[a-z][\w'’&-]*")
 

@@ -36,6 +36,7 @@ from storage.corpus.models import (
     SearchHit,
     _PathState,
     fts_query,
+    too_large,
 )
 from storage.corpus.passages import split_passages
 
@@ -162,6 +163,11 @@ class CorpusIndex:
                 old = known.get(key)
                 if old and (old[0], old[1]) == (stat.st_mtime_ns, stat.st_size):
                     continue
+                if too_large(stat.st_size):  # as an unreadable one: not in the index
+                    if old:
+                        self._delete(conn, old[3])
+                        changed += 1
+                    continue
                 raw = path.read_bytes()
                 digest = hashlib.sha256(raw).hexdigest()
                 if old and old[2] == digest:
@@ -214,6 +220,9 @@ class CorpusIndex:
         key = str(path.resolve())
         try:
             stat = path.stat()  # before reading: a later write moves mtime past this
+            if refused := too_large(stat.st_size):
+                report.errors.append((path, refused))
+                return
             raw = path.read_bytes()
         except OSError as exc:
             report.errors.append((path, f"cannot read the file ({exc.strerror or exc})"))
@@ -322,19 +331,31 @@ class CorpusIndex:
             row = conn.execute(sql, (prefix, prefix + "g", ordinal)).fetchone()
         return _hit(row, 0.0) if row else None
 
-    def document_passages(self, document_id: int) -> list[SearchHit]:
-        """Every passage of one document, in reading order, score 0."""
+    def document_passages(self, document_id: int, limit: int | None = None) -> list[SearchHit]:
+        """The passages of one document in reading order (the first `limit`), score 0."""
         sql = (
             f"SELECT {_HIT_COLUMNS} FROM documents d JOIN passages p ON p.document_id = d.id"
-            " WHERE d.id = ? ORDER BY p.ordinal"
+            " WHERE d.id = ? ORDER BY p.ordinal LIMIT ?"
         )
         with self._connect() as conn:
-            rows = conn.execute(sql, (document_id,)).fetchall()
+            rows = conn.execute(sql, (document_id, -1 if limit is None else limit)).fetchall()
         return [_hit(row, 0.0) for row in rows]
 
     def document_text(self, document_id: int) -> str | None:
         with self._connect() as conn:
             row = conn.execute(
                 "SELECT content FROM documents WHERE id = ?", (document_id,)
+            ).fetchone()
+        return row[0] if row else None
+
+    def document_slice(self, document_id: int, start: int, end: int) -> str | None:
+        """Characters `start` to `end` of a document's body (`document_text()[start:end]`),
+        without handing the whole body to Python: a search reads the text around a passage
+        of a 20 MB document many times."""
+        start = max(0, start)
+        with self._connect() as conn:
+            row = conn.execute(
+                "SELECT substr(content, ?, ?) FROM documents WHERE id = ?",
+                (start + 1, max(0, end - start), document_id),
             ).fetchone()
         return row[0] if row else None

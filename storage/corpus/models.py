@@ -9,6 +9,10 @@ from pathlib import Path
 from pydantic import BaseModel
 
 SCHEMA_VERSION = 2
+# Bytes one file may have to be indexed: past it `add` refuses the file with the reason
+# (split it into smaller files) and `refresh` leaves a shipped one out. Every pass over a
+# document is linear in its size; this bounds how long one `corpus add` of a file takes.
+MAX_DOCUMENT_BYTES = 32_000_000
 TIERS = ("high", "medium", "low")
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS documents (
@@ -87,6 +91,16 @@ class _PathState:
     origin: str = "added"
     tier: str | None = None
     duplicate_of: str | None = None
+
+
+def too_large(size: int) -> str | None:
+    """Why a file of `size` bytes is not indexed, or None when it may be."""
+    if size <= MAX_DOCUMENT_BYTES:
+        return None
+    return (
+        f"{size / 1e6:.1f} MB, over the {MAX_DOCUMENT_BYTES / 1e6:g} MB a document may have;"
+        " split it into smaller files"
+    )
 
 
 def fts_query(text: str) -> str:

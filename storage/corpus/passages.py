@@ -8,7 +8,11 @@ support a claim. Each `Passage` keeps character offsets into the body, so
 Rules, in order: paragraphs (blank lines) are the natural units; a paragraph
 longer than `max_words` is cut at sentence ends (and a run-on sentence at word
 boundaries); consecutive short units are merged up to `target_words` so one-line
-paragraphs do not become tiny passages. Cuts fall only on whitespace.
+paragraphs do not become tiny passages. No passage is longer than `max_chars`
+characters either: a piece past it is cut at its last whitespace before the limit.
+Cuts fall only on whitespace, save in a run of `max_chars` characters with none
+(a base64 blob, a table pasted without spaces), which is cut where the limit falls, so a
+passage a reader parses stays small whatever the file holds.
 """
 
 from __future__ import annotations
@@ -27,6 +31,9 @@ _ABBREVIATIONS = frozenset(
     e.g i.e cf al""".split()
 )
 _DOTTED = re.compile(r"^(?:[a-z]\.)+[a-z]$")
+# Characters in one passage at most: 160 words of ordinary prose are about 1,000.
+MAX_PASSAGE_CHARS = 4000
+_SPACES = " \n\t\r\f\v"
 
 
 @dataclass(frozen=True)
@@ -99,6 +106,25 @@ def _word_chunks(content: str, span: Span, size: int) -> list[Span]:
     ]
 
 
+def _char_chunks(content: str, span: Span, size: int) -> list[Span]:
+    """A span as pieces of at most `size` characters, each cut at the last whitespace
+    before its limit (where the limit falls when there is none)."""
+    start, end = span
+    pieces: list[Span] = []
+    while end - start > size:
+        limit = start + size
+        cut = max(content.rfind(space, start + 1, limit + 1) for space in _SPACES)
+        cut = cut if cut > start else limit
+        if (piece := _trim(content, start, cut)) is not None:
+            pieces.append(piece)
+        start = cut
+        while start < end and content[start].isspace():
+            start += 1
+    if (piece := _trim(content, start, end)) is not None:
+        pieces.append(piece)
+    return pieces
+
+
 def _split_long(content: str, span: Span, target: int, max_words: int) -> list[Span]:
     """A paragraph over `max_words` as pieces of whole sentences of about `target` words."""
     pieces: list[Span] = []
@@ -120,7 +146,12 @@ def _split_long(content: str, span: Span, target: int, max_words: int) -> list[S
     return pieces
 
 
-def split_passages(content: str, target_words: int = 90, max_words: int = 160) -> list[Passage]:
+def split_passages(
+    content: str,
+    target_words: int = 90,
+    max_words: int = 160,
+    max_chars: int = MAX_PASSAGE_CHARS,
+) -> list[Passage]:
     """The passages of `content`, in order, with exact character offsets."""
     target = max(1, target_words)
     ceiling = max(target, max_words)
@@ -129,7 +160,10 @@ def split_passages(content: str, target_words: int = 90, max_words: int = 160) -
     for paragraph in _paragraphs(content):
         n = _words(content, paragraph)
         pieces = _split_long(content, paragraph, target, ceiling) if n > ceiling else [paragraph]
-        units.extend((piece, _words(content, piece)) for piece in pieces)
+        for piece in pieces:
+            long = piece[1] - piece[0] > max_chars
+            parts = _char_chunks(content, piece, max_chars) if long else [piece]
+            units.extend((part, _words(content, part)) for part in parts)
 
     merged: list[tuple[Span, int]] = []
     for unit, n in units:
@@ -137,12 +171,13 @@ def split_passages(content: str, target_words: int = 90, max_words: int = 160) -
             (start, _), count = merged[-1]
             # Fill up to the target; a passage too small to stand alone (a heading) takes
             # the next unit as long as the result stays under the ceiling.
-            if count + n <= target or (count < small and count + n <= ceiling):
+            fits = unit[1] - start <= max_chars
+            if fits and (count + n <= target or (count < small and count + n <= ceiling)):
                 merged[-1] = ((start, unit[1]), count + n)
                 continue
         merged.append((unit, n))
     if len(merged) > 1 and merged[-1][1] < small:  # a short tail joins its predecessor
         ((start, _), count), ((_, end), n) = merged[-2], merged[-1]
-        if count + n <= ceiling:
+        if count + n <= ceiling and end - start <= max_chars:
             merged[-2:] = [((start, end), count + n)]
     return [Passage(i, a, b, content[a:b]) for i, ((a, b), _) in enumerate(merged)]

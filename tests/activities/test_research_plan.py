@@ -1,8 +1,10 @@
-"""The research plan's decomposition, its configuration, and a gather retried mid-group."""
+"""The research plan's decomposition, its configuration, a gather retried mid-group, and a
+passage over its reading budget reported by the sub-question that met it."""
 
 from __future__ import annotations
 
 import dataclasses
+import uuid
 from typing import Any
 
 import pytest
@@ -10,7 +12,9 @@ from pydantic import ValidationError
 from temporalio.testing import ActivityEnvironment
 
 from activities.common import Auditor
+from activities.embeddings import shared_minilm
 from activities.research_gather import ResearchGatherActivities
+from activities.statements import StatementActivities
 from contracts.research import (
     NODE_TYPES,
     GatherArgs,
@@ -22,6 +26,7 @@ from contracts.research import (
 )
 from contracts.run import MiningRequest
 from kminer.config import ConfigError, research_from_env
+from mining import extraction
 from mining.nlp import Resolver
 from mining.research_plan import decompose
 from storage.dkg.embedded import SEED_DIR, EmbeddedDkg
@@ -149,3 +154,32 @@ def test_statements_of_the_other_angles_must_be_more_relevant() -> None:
     weak = dict(own, subject="C", relevance=0.5)
     strong = dict(own, subject="D", relevance=0.65)
     assert merged([[own], [weak, strong]], later=0.6) == [strong, own]
+
+
+async def test_a_passage_over_its_reading_budget_is_skipped_and_named_in_its_sub_question(
+    dkg: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    marker = uuid.uuid4().hex  # a text no earlier test read (reads are memoised)
+    source = f"file:///reports/{marker}.txt"
+    passage = f"{marker[:12]}:0"
+
+    class Passages:
+        name = "local-corpus"
+
+        def search(self, query: str, max_results: int) -> list[dict[str, Any]]:
+            text = f"Ganfeng Lithium supplies lithium to Tesla. Report {marker} says so."
+            hit = {"title": "Lithium notes", "url": source, "content": text, "score": 1.0}
+            return [hit | {"passageId": passage, "start": 0, "end": len(text), "documentId": 1}]
+
+    statements = StatementActivities(dkg, shared_minilm(), Auditor(None))
+    gather = ResearchGatherActivities(Passages(), Passages(), dkg, statements, Auditor(None))
+    args = GatherArgs(runId="r", query=QUESTION, questions=questions("Who supplies Tesla?"))
+    monkeypatch.setattr(extraction, "READING_BUDGET_S", 0.0)  # every text is over it
+    (outcome,) = (await ActivityEnvironment().run(gather.research_gather, args)).outcomes
+    assert outcome.status == ResearchTaskStatus.COMPLETED and outcome.statements == []
+    said = f"1 passage(s) not read, over their reading budget: {source}#{passage}"
+    assert outcome.error_message == said
+    # Remembered as read: with time enough it is still not read again, and still reported.
+    monkeypatch.undo()
+    (again,) = (await ActivityEnvironment().run(gather.research_gather, args)).outcomes
+    assert again.statements == [] and again.error_message == said

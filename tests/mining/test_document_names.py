@@ -3,7 +3,10 @@ read, and anchored to a question, as part of the article it comes from."""
 
 from __future__ import annotations
 
+import time
+
 from mining.passage_selection import document_names
+from tests.support.large_text import prose
 
 ARTICLE = """The harbour works at Kirkwall were put out to tender by Orkneyport, the island's
 port authority, in 2023.
@@ -22,3 +25,18 @@ def test_multi_word_names_come_first_and_common_words_never_count() -> None:
     # "Three" and "Because" open sentences only; "Ferries" is also written "ferries".
     for word in ("Three", "Because", "Ferries", "March"):
         assert word not in names
+
+
+def test_the_tail_of_a_name_joined_by_and_is_not_a_name_of_its_own() -> None:
+    names = document_names("The Sylvanian Food and Drug Administration fined Hoy Dredging.")
+    assert "Drug Administration" not in names and "Hoy Dredging" in names
+    assert "Drug Administration" in document_names("Food prices and Drug Administration fees")
+
+
+def test_the_names_of_a_long_document_take_time_linear_in_its_length() -> None:
+    # A scan from the start of the text before every name made 1 MB take over 120 s.
+    text = prose(4_000_000)
+    started = time.perf_counter()
+    names = document_names(text)
+    assert time.perf_counter() - started < 30
+    assert "Ganfeng Lithium" in names and "Orkneyport" in names

@@ -153,6 +153,22 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert nothing.returncode == 0 and nothing.stdout.strip() == "no passage matches"
 
 
+def test_a_file_past_the_size_limit_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    from storage.corpus.models import MAX_DOCUMENT_BYTES
+
+    data = tmp_path / "data"
+    big = tmp_path / "archive.txt"
+    with big.open("wb") as out:
+        out.truncate(MAX_DOCUMENT_BYTES + 1_000_000)  # sparse: no disk used, never read
+    refused = kminer(data, "add", str(big))
+    assert refused.returncode == 2
+    assert stderr_lines(refused) == [
+        f"kminer: cannot index {big}: {(MAX_DOCUMENT_BYTES + 1_000_000) / 1e6:.1f} MB, over the"
+        f" {MAX_DOCUMENT_BYTES / 1e6:g} MB a document may have; split it into smaller files"
+    ]
+    assert "0 added" in refused.stdout and "1 failed" in refused.stdout
+
+
 def test_adding_from_another_process_while_searching(tmp_path: Path) -> None:
     data, docs = tmp_path / "data", tmp_path / "many"
     docs.mkdir()

@@ -237,7 +237,7 @@ def test_a_search_answer_keeps_at_most_two_passages_of_a_document_in_rank_order(
     assert [h.n for h in per_document(hits, 3)] == [0, 1, 2]
 
 
-def test_search_keeps_a_bounded_number_of_document_bodies(
+def test_search_keeps_the_names_of_a_bounded_number_of_documents(
     index: CorpusIndex, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import activities.search as search_module
@@ -247,7 +247,23 @@ def test_search_keeps_a_bounded_number_of_document_bodies(
     hits = search.search("lithium exports restrictions royalty", 10)
     assert len({h["documentId"] for h in hits}) > 2  # more documents met than kept
     assert all(h["names"] is not None and "context" in h for h in hits)
-    assert len(search._documents) == 2  # noqa: SLF001
+    assert len(search._names) == 2  # noqa: SLF001
+
+
+def test_a_hit_carries_its_documents_names_and_the_sentences_before_it(
+    index: CorpusIndex,
+) -> None:
+    """Read from the index a slice at a time, they are what the whole body gives."""
+    from activities.search import CorpusSearch
+    from mining.passage_selection import context_before, document_names
+
+    hits = CorpusSearch(index).search("lithium exports restrictions royalty", 10)
+    assert any(h["context"] for h in hits) and any(h["names"] for h in hits)
+    for hit in hits:
+        body = index.document_text(hit["documentId"]) or ""
+        assert hit["names"] == document_names(body)
+        assert hit["context"] == context_before(body, hit["start"])
+        assert index.document_slice(hit["documentId"], hit["start"], hit["end"]) == hit["content"]
 
 
 def test_the_documents_of_the_best_hits_are_read_to_their_end(index: CorpusIndex) -> None:

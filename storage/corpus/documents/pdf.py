@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+import time
 from pathlib import Path
 
 from pypdf import PdfReader
@@ -24,6 +25,10 @@ from storage.corpus.documents.text import (
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
 
+# Seconds the text layer of one PDF may take to read. pypdf's cost per page varies a lot
+# with how a page was written; past this the file is refused with the reason, so one
+# pathological PDF cannot hold `kminer corpus add` (checked between pages).
+READ_BUDGET_S = 120.0
 _PDF_DATE = re.compile(r"^(?:D:)?(\d{4})(\d{2})(\d{2})")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -38,12 +43,25 @@ def _page_text(raw: str) -> str:
     return "\n".join(lines).strip()
 
 
+def _pages(reader: PdfReader, deadline: float) -> list[str]:
+    """The text of every page, until `deadline` (time.monotonic) passes."""
+    pages: list[str] = []
+    total = len(reader.pages)
+    for number, page in enumerate(reader.pages, 1):
+        if time.monotonic() > deadline:
+            raise UnreadableDocument(
+                f"its text took over {READ_BUDGET_S:g} s to read (page {number} of {total})"
+            )
+        pages.append(_page_text(page.extract_text() or ""))
+    return pages
+
+
 def read_pdf(path: Path, raw: bytes) -> ParsedDoc:
     try:
         reader = PdfReader(io.BytesIO(raw))
         if reader.is_encrypted and not reader.decrypt(""):
             raise UnreadableDocument("encrypted PDF (a password is needed)")
-        pages = [_page_text(page.extract_text() or "") for page in reader.pages]
+        pages = _pages(reader, time.monotonic() + READ_BUDGET_S)
         info = reader.metadata or {}
         meta_title = " ".join(str(info.get("/Title") or "").split())
         published = pdf_date(info.get("/CreationDate"))
