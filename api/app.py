@@ -38,7 +38,7 @@ def create_app(
     # Signs list cursors, so no forged page token reaches Temporal (api/run_listing.py).
     app.state.cursor_key = hashlib.sha256(b"kminer-run-cursor\n" + jwt_secret.encode()).digest()
     app.state.start_limiter = StartLimiter(runs_per_minute)
-    app.state.workspaces = WorkspaceReader()
+    app.state.workspaces = WorkspaceReader(client.data_converter)
     problems.install(app)
     for router in (
         health.router,

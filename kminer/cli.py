@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 import warnings
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -24,6 +25,7 @@ from kminer.service_cli import ServiceUsageError, add_service_parsers
 from kminer.tracing import flush_traces
 
 warnings.filterwarnings("ignore", message=".*allowed_objects.*")
+REVIEW_RPC_TIMEOUT = timedelta(seconds=30)  # `kminer review RUN` reading the workspace
 
 
 async def _serve_until_stopped() -> None:
@@ -164,6 +166,7 @@ async def cmd_review(args: argparse.Namespace) -> int:
 
     from kminer.stack import read_stack_file
     from kminer.worker import connect
+    from temporal_client.workspaces import read_workspace
     from workflows.mining import MiningWorkflow
 
     decisions = _decisions(args)
@@ -172,10 +175,12 @@ async def cmd_review(args: argparse.Namespace) -> int:
     address = settings.temporal_address or (running["temporal"] if running else None)
     if not address:
         raise UsageError("no running stack for this data dir; start one with kminer up")
-    handle = (await connect(settings, address)).get_workflow_handle(args.run_id)
+    client = await connect(settings, address)
+    handle = client.get_workflow_handle(args.run_id)
     try:
         if not decisions:
-            ws = await handle.query(MiningWorkflow.workspace)
+            # An ended run whose query fails is read from its result.
+            ws = await read_workspace(handle, REVIEW_RPC_TIMEOUT, client.data_converter)
             print(ws.model_dump_json(indent=2, include={"phase", "pendingApprovals", "candidates"}))
             return 0
         import getpass
