@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import sys
+import threading
 import warnings
 from datetime import timedelta
 from pathlib import Path
@@ -26,6 +27,7 @@ from kminer.tracing import flush_traces
 
 warnings.filterwarnings("ignore", message=".*allowed_objects.*")
 REVIEW_RPC_TIMEOUT = timedelta(seconds=30)  # `kminer review RUN` reading the workspace
+HARD_STOP_SECONDS = 20.0  # after SIGTERM, the longest a command may take to stop
 
 
 async def _serve_until_stopped() -> None:
@@ -318,10 +320,19 @@ COMMANDS = {
 
 
 async def _until_sigterm(command: Any, args: argparse.Namespace) -> int:
-    """SIGTERM cancels the command like Ctrl-C, so every stack it started is stopped."""
+    """SIGTERM cancels the command like Ctrl-C, so every stack it started is stopped; a
+    stop still held after HARD_STOP_SECONDS (an activity stuck in a thread) ends the
+    process there (the dev server follows it: its parent-death signal)."""
     task = asyncio.current_task()
     if task is not None:
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+
+        def stop() -> None:
+            task.cancel()
+            deadline = threading.Timer(HARD_STOP_SECONDS, os._exit, args=(143,))
+            deadline.daemon = True
+            deadline.start()
+
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop)
     return await command(args)
 
 
