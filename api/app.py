@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI
@@ -25,7 +26,10 @@ def create_app(
     max_body_bytes: int = DEFAULT_MAX_BYTES,
     jwt_secret: str = "",
     runs_per_minute: int = 30,
+    children: Callable[[], dict[str, Any]] | None = None,
 ) -> FastAPI:
+    """The API over `client`; `services` when this process holds the worker's (`kminer
+    up`), and `children` the state of the parts it supervises (for /healthz, /readyz)."""
     if not jwt_secret:
         raise ValueError("the API needs a JWT secret (api.auth.load_secret)")
     app = FastAPI(title="Knowledge Miner", version="0.1.0")
@@ -34,11 +38,12 @@ def create_app(
     app.state.services = services
     app.state.task_queue = task_queue
     app.state.worker_ready = services is not None
+    app.state.children = children
     app.state.issuer = TokenIssuer(jwt_secret)
     # Signs list cursors, so no forged page token reaches Temporal (api/run_listing.py).
     app.state.cursor_key = hashlib.sha256(b"kminer-run-cursor\n" + jwt_secret.encode()).digest()
     app.state.start_limiter = StartLimiter(runs_per_minute)
-    app.state.workspaces = WorkspaceReader()
+    app.state.workspaces = WorkspaceReader(client.data_converter)
     problems.install(app)
     for router in (
         health.router,

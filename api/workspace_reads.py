@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from temporalio.client import WorkflowHandle
+from temporalio.converter import DataConverter
 
 from api.deps import RUN_RPC_TIMEOUT
 from contracts.run import Workspace
-from workflows.mining import MiningWorkflow
+from temporal_client.workspaces import read_workspace
 
 
 @dataclass(frozen=True)
@@ -28,13 +29,20 @@ class Snapshot:
 
 
 class WorkspaceReader:
-    def __init__(self, rpc_timeout: timedelta = RUN_RPC_TIMEOUT) -> None:
+    def __init__(
+        self,
+        converter: DataConverter = DataConverter.default,
+        rpc_timeout: timedelta = RUN_RPC_TIMEOUT,
+    ) -> None:
+        self.converter = converter  # the client's: an ended run's request is read with it
         self.rpc_timeout = rpc_timeout
         self._in_flight: dict[str, asyncio.Future[Snapshot]] = {}
         self.queries_sent = 0
 
     async def read(self, handle: WorkflowHandle) -> Workspace:
-        """The workspace (raises what the query raises: RPCError, WorkflowQueryFailedError)."""
+        """The workspace; an ended run's rebuilt from its result when its query fails
+        (temporal_client/workspaces.py). Raises what the query raises for a running run:
+        RPCError, WorkflowQueryFailedError."""
         return (await self.snapshot(handle)).workspace
 
     async def snapshot(self, handle: WorkflowHandle) -> Snapshot:
@@ -49,7 +57,7 @@ class WorkspaceReader:
 
     async def _query(self, handle: WorkflowHandle) -> Snapshot:
         self.queries_sent += 1
-        ws = await handle.query(MiningWorkflow.workspace, rpc_timeout=self.rpc_timeout)
+        ws = await read_workspace(handle, self.rpc_timeout, self.converter)
         return Snapshot(ws, ws.model_dump_json().encode())
 
     def _settled(self, run_id: str, done: asyncio.Future[Snapshot]) -> None:

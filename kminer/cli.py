@@ -8,7 +8,9 @@ import json
 import os
 import signal
 import sys
+import threading
 import warnings
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -24,6 +26,8 @@ from kminer.service_cli import ServiceUsageError, add_service_parsers
 from kminer.tracing import flush_traces
 
 warnings.filterwarnings("ignore", message=".*allowed_objects.*")
+REVIEW_RPC_TIMEOUT = timedelta(seconds=30)  # `kminer review RUN` reading the workspace
+HARD_STOP_SECONDS = 20.0  # after SIGTERM, the longest a command may take to stop
 
 
 async def _serve_until_stopped() -> None:
@@ -164,6 +168,7 @@ async def cmd_review(args: argparse.Namespace) -> int:
 
     from kminer.stack import read_stack_file
     from kminer.worker import connect
+    from temporal_client.workspaces import read_workspace
     from workflows.mining import MiningWorkflow
 
     decisions = _decisions(args)
@@ -172,10 +177,12 @@ async def cmd_review(args: argparse.Namespace) -> int:
     address = settings.temporal_address or (running["temporal"] if running else None)
     if not address:
         raise UsageError("no running stack for this data dir; start one with kminer up")
-    handle = (await connect(settings, address)).get_workflow_handle(args.run_id)
+    client = await connect(settings, address)
+    handle = client.get_workflow_handle(args.run_id)
     try:
         if not decisions:
-            ws = await handle.query(MiningWorkflow.workspace)
+            # An ended run whose query fails is read from its result.
+            ws = await read_workspace(handle, REVIEW_RPC_TIMEOUT, client.data_converter)
             print(ws.model_dump_json(indent=2, include={"phase", "pendingApprovals", "candidates"}))
             return 0
         import getpass
@@ -313,10 +320,19 @@ COMMANDS = {
 
 
 async def _until_sigterm(command: Any, args: argparse.Namespace) -> int:
-    """SIGTERM cancels the command like Ctrl-C, so every stack it started is stopped."""
+    """SIGTERM cancels the command like Ctrl-C, so every stack it started is stopped; a
+    stop still held after HARD_STOP_SECONDS (an activity stuck in a thread) ends the
+    process there (the dev server follows it: its parent-death signal)."""
     task = asyncio.current_task()
     if task is not None:
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+
+        def stop() -> None:
+            task.cancel()
+            deadline = threading.Timer(HARD_STOP_SECONDS, os._exit, args=(143,))
+            deadline.daemon = True
+            deadline.start()
+
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop)
     return await command(args)
 
 

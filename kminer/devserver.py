@@ -29,12 +29,36 @@ def free_port() -> int:
 
 
 def port_is_free(port: int) -> bool:
+    """Whether a server could listen on `port` now. Probed as uvicorn and the Temporal
+    server bind (SO_REUSEADDR): the connections of a stack that just stopped or crashed
+    linger in TIME_WAIT, which blocks a plain bind but not theirs."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind((LOOPBACK, port))
         except OSError:
             return False
     return True
+
+
+def stop_stale_server(pid: int, db_file: Path, timeout: float = 10.0) -> None:
+    """Until the dev server that a killed `kminer up` left on `db_file` has ended (its
+    parent-death signal told it to), killing it if it takes longer than `timeout`; a pid
+    that is no longer that server (reused, or Linux's /proc absent) is left alone."""
+
+    def still_that_server() -> bool:
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            return False
+        return b"start-dev" in argv and str(db_file).encode() in argv
+
+    deadline = time.monotonic() + timeout
+    while still_that_server():
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            deadline = time.monotonic() + timeout
+        time.sleep(0.1)
 
 
 def temporal_binary() -> Path:
@@ -90,6 +114,14 @@ class DevServer:
         return f"{LOOPBACK}:{self.port}"
 
     def start(self, timeout: float = 60.0) -> DevServer:
+        """Launch the server and wait until it listens."""
+        self.launch()
+        self.wait_listening(timeout)
+        return self
+
+    def launch(self) -> subprocess.Popen:
+        """Spawn the server (on its port if it had one), without waiting for it. Call it from
+        the thread that should outlive it: the parent-death signal follows that thread."""
         self.port = self.port or free_port()
         self.ui_port = self.ui_port or free_port()
         self.db_file.parent.mkdir(parents=True, exist_ok=True)
@@ -124,13 +156,16 @@ class DevServer:
             preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
         )
         log.close()
+        return self.process
+
+    def wait_listening(self, timeout: float = 60.0) -> None:
+        """Until the launched server listens; stopped and DevServerError if it does not."""
         try:
             wait_for_port(self.port, timeout, self.process)
         except DevServerError as exc:
             self.stop()
             tail = self.log_file.read_text(errors="replace")[-2000:]
             raise DevServerError(f"Temporal dev server did not start: {exc}\n{tail}") from exc
-        return self
 
     def stop(self, timeout: float = 10.0) -> None:
         proc = self.process

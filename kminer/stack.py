@@ -1,4 +1,5 @@
-"""The embedded stack: Temporal dev server + worker + API, up together, down together."""
+"""The embedded stack: Temporal dev server + worker + API, up together, down together; the
+dev server and the workers supervised while it runs (kminer/supervisor.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import asyncio
 import contextlib
 import json
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,8 +17,16 @@ from temporalio.client import Client
 from api.app import create_app
 from api.auth import load_secret
 from kminer.config import Settings
-from kminer.devserver import LOOPBACK, DevServer, free_port, port_is_free, wait_for_port
-from kminer.worker import Services, build_workers, connect, open_services, warm_up
+from kminer.devserver import (
+    LOOPBACK,
+    DevServer,
+    free_port,
+    port_is_free,
+    stop_stale_server,
+    wait_for_port,
+)
+from kminer.supervisor import STOP_SECONDS, Child, DevServerChild, Supervision, WorkerChild
+from kminer.worker import Services, connect, open_services, warm_up, worker_builders
 
 GRACEFUL_STOP_SECONDS = 3  # open requests get this long to finish when the API stops
 
@@ -35,9 +44,16 @@ class EmbeddedApiServer(uvicorn.Server):
 
 
 def make_api_server(
-    client: Client, settings: Settings, services: Services, secret: Any, host: str, port: int
+    client: Client,
+    settings: Settings,
+    services: Services,
+    secret: Any,
+    host: str,
+    port: int,
+    children: Callable[[], dict[str, Any]] | None = None,
 ) -> EmbeddedApiServer:
-    """The FastAPI app over this client and services, in a uvicorn server on host:port."""
+    """The FastAPI app over this client and services, in a uvicorn server on host:port;
+    `children`: how the parts of this process are doing (kminer/supervisor.py)."""
     app = create_app(
         client,
         settings.task_queue,
@@ -45,6 +61,7 @@ def make_api_server(
         settings.max_body_bytes,
         secret,
         settings.runs_per_minute,
+        children,
     )
     # MCP clients hold streams open (/mcp); a stop must not wait on them.
     config = uvicorn.Config(
@@ -63,6 +80,7 @@ class Stack:
     services: Services
     temporal_address: str
     api_url: str | None
+    supervision: Supervision
 
 
 def read_stack_file(settings: Settings) -> dict[str, Any] | None:
@@ -73,6 +91,14 @@ def read_stack_file(settings: Settings) -> dict[str, Any] | None:
     except (OSError, ValueError, KeyError):
         return None
     return info
+
+
+def _stale_server_pid(settings: Settings) -> int | None:
+    """The dev server a `kminer up` of this data dir left when it was killed, if any."""
+    try:
+        return int(json.loads(settings.stack_file.read_text())["temporalPid"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 async def api_listening(task: asyncio.Task, port: int, timeout: float = 30.0) -> None:
@@ -100,52 +126,67 @@ async def embedded_stack(
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     server: DevServer | None = None
     address = settings.temporal_address
+    stack_info: dict[str, Any] = {"pid": os.getpid()}
     if not address:
-        server = DevServer(
-            db_file=settings.data_dir / "temporal.db",
-            log_file=settings.data_dir / "temporal.log",
-        )
+        db_file = settings.data_dir / "temporal.db"
+        # A killed `kminer up` leaves its dev server ending on the same database file.
+        stale = _stale_server_pid(settings)
+        if stale is not None:
+            await asyncio.to_thread(stop_stale_server, stale, db_file)
+        server = DevServer(db_file=db_file, log_file=settings.data_dir / "temporal.log")
         # Started from this (main) thread on purpose: the server's parent-death signal
         # follows the thread that spawned it, and a pool thread may go away first.
         server.start()
         address = server.address
+    stack_info["temporal"] = address
+
+    def server_started(started: DevServer) -> None:
+        stack_info["temporalPid"] = started.process.pid if started.process else None
+        if "api" in stack_info:  # restarted: the stack file names the new process
+            settings.stack_file.write_text(json.dumps(stack_info))
+
     services: Services | None = None
+    supervision: Supervision | None = None
     try:
+        if server is not None:
+            server_started(server)
         services = await asyncio.to_thread(open_services, settings)
         await asyncio.to_thread(warm_up, services)
         client = await connect(settings, address, services.engine)
-        async with contextlib.AsyncExitStack() as workers:
-            for worker in build_workers(client, settings, services):
-                await workers.enter_async_context(worker)
-            port = (api_port or free_port()) if with_api else None
-            api_url = f"http://{LOOPBACK}:{port}" if port else None
-            # Recorded before the API answers, so whoever sees /healthz also finds the stack.
-            settings.stack_file.write_text(
-                json.dumps(
-                    {
-                        "pid": os.getpid(),
-                        "temporal": address,
-                        "temporalPid": server.process.pid if server and server.process else None,
-                        "api": api_url,
-                    }
+        workers = [WorkerChild(build) for build in worker_builders(client, settings, services)]
+        children: list[Child] = [*workers]
+        if server is not None:
+            children.insert(0, DevServerChild(server, server_started))
+        supervision = Supervision(children)
+        if server is not None:
+            supervision.watch(children[0], stack_info["temporalPid"])
+        for worker_child in workers:
+            await supervision.start(worker_child)
+        port = (api_port or free_port()) if with_api else None
+        api_url = f"http://{LOOPBACK}:{port}" if port else None
+        stack_info["api"] = api_url
+        # Recorded before the API answers, so whoever sees /healthz also finds the stack.
+        settings.stack_file.write_text(json.dumps(stack_info))
+        api_task = None
+        api_server = None
+        try:
+            if port is not None:
+                secret = load_secret(settings.data_dir)
+                api_server = make_api_server(
+                    client, settings, services, secret, LOOPBACK, port, supervision.report
                 )
-            )
-            api_task = None
-            api_server = None
-            try:
-                if port is not None:
-                    secret = load_secret(settings.data_dir)
-                    api_server = make_api_server(client, settings, services, secret, LOOPBACK, port)
-                    api_task = asyncio.create_task(api_server.serve())
-                    await api_listening(api_task, port)
-                yield Stack(client, services, address, api_url)
-            finally:
-                settings.stack_file.unlink(missing_ok=True)
-                if api_server is not None and api_task is not None:
-                    api_server.should_exit = True
-                    await api_task
+                api_task = asyncio.create_task(api_server.serve())
+                await api_listening(api_task, port)
+            yield Stack(client, services, address, api_url, supervision)
+        finally:
+            settings.stack_file.unlink(missing_ok=True)
+            if api_server is not None and api_task is not None:
+                api_server.should_exit = True
+                await api_task
     finally:
+        if supervision is not None:
+            await supervision.stop()
         if services is not None:
             services.close()
         if server is not None:
-            await asyncio.to_thread(server.stop)
+            await asyncio.to_thread(server.stop, STOP_SECONDS)

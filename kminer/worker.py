@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from temporalio.client import Client
@@ -315,6 +317,14 @@ def build_workers(
 ) -> list[Worker]:
     """The Temporal workers of one process, one per queue its `roles` poll
     (kminer.config.WORKER_ROLES; default `all`)."""
+    return [build() for build in worker_builders(client, settings, services, roles)]
+
+
+def worker_builders(
+    client: Client, settings: Settings, services: Services, roles: list[str] | None = None
+) -> list[Callable[[], Worker]]:
+    """How to build each worker of `build_workers`, again whenever one is needed (a
+    supervisor replaces a worker that stopped: kminer/supervisor.py)."""
     queues = role_queues(settings, roles or ["all"])
     activities = activities_for(settings, services)
 
@@ -334,7 +344,7 @@ def build_workers(
         "publish": (publish, False),
     }
     return [
-        _worker(client, settings, queue, served[role][0], served[role][1], role)
+        partial(_worker, client, settings, queue, served[role][0], served[role][1], role)
         for role, queue in queues.items()
     ]
 

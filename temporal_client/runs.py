@@ -127,5 +127,8 @@ async def follow(handle: WorkflowHandle, out: TextIO = sys.stderr) -> KnowledgeM
         progress.show(await handle.query(MiningWorkflow.workspace))
 
     result = await watch(handle, show)
-    await show()
+    try:
+        await show()  # the phases since the last look
+    except Exception:  # noqa: BLE001  (the progress is a nicety: the result is in hand)
+        pass
     return result

@@ -34,6 +34,7 @@ from contracts.tools import (
     unknown_reference,
 )
 from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger
+from workflows.patches import LOCAL_TOOLS_PATCH, patched
 from workflows.statement_refs import STATEMENTS_FILE, resolve_statements
 
 with workflow.unsafe.imports_passed_through():
@@ -43,8 +44,7 @@ TOOL_TIMEOUT = timedelta(seconds=20)
 TOOL_RETRY = RetryPolicy(maximum_attempts=5, initial_interval=timedelta(seconds=1))
 # Reads of the embedded DKG and the scoring formula answer in milliseconds: as local
 # activities they cost no task-queue round trip. Runs recorded before replay them as the
-# activities they were then.
-LOCAL_TOOLS_PATCH = "local-cheap-tools"
+# activities they were then (LOCAL_TOOLS_PATCH).
 LOCAL_TOOLS = frozenset(
     {
         DKG_GET_ASSET,
@@ -77,7 +77,7 @@ class ToolRouting:
 
 async def dispatch_activity(name: str, args: Any, routing: ToolRouting) -> ToolResponse:
     """A tool call as the activity `name` (local for the cheap ones where `routing` says)."""
-    if routing.local_reads and name in LOCAL_TOOLS and workflow.patched(LOCAL_TOOLS_PATCH):
+    if routing.local_reads and name in LOCAL_TOOLS and patched(LOCAL_TOOLS_PATCH):
         return await workflow.execute_local_activity(
             name, args, result_type=ToolResponse,
             start_to_close_timeout=TOOL_TIMEOUT, retry_policy=TOOL_RETRY, summary=f"tool:{name}",

@@ -28,7 +28,6 @@ from contracts.activity_names import (
 from contracts.model_calls import DegradedStep
 from contracts.run import Answer
 
-DEGRADE_PATCH = "model-failure-degrades-step"
 # The plugin's model-call activities (temporalio.deepagents._activity).
 MODEL_ACTIVITIES = frozenset({"deepagents.invoke_model", "deepagents.invoke_model_streaming"})
 # A subagent's job is done once it has called one of these.

@@ -11,9 +11,10 @@ workflow, as any deterministic workflow logic does (50 concurrent runs on one wo
 p95 10.1 s -> 8.9 s, bench/throughput.py, 2026-11-25).
 
 Being workflow code has the workflow-code rule: a change to what the policy decides goes
-behind `workflow.patched`, or a run recorded before it (one waiting in review, say)
-diverges on replay. tests/workflows/test_replay_previous_release.py replays histories recorded
-with the policy deciding here, so such a change fails CI.
+behind a patch (asked at the start of the run, workflows/patches.py), or a run recorded
+before it (one waiting in review, say) diverges on replay.
+tests/workflows/test_replay_previous_release.py replays histories recorded with the policy
+deciding here, so such a change fails CI.
 
 Only a run whose model is `rules` and which has no model queue gets it (`model_for`);
 any other model keeps the plugin's queued call. Runs recorded before replay their model
@@ -29,6 +30,8 @@ from typing import Any
 
 from temporalio import workflow
 
+from workflows.patches import LOCAL_MODEL_PATCH, POLICY_IN_WORKFLOW_PATCH, patched
+
 with workflow.unsafe.imports_passed_through():
     from langchain_core.messages import BaseMessage
     from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
@@ -39,8 +42,6 @@ with workflow.unsafe.imports_passed_through():
 
     from workflows.agents.policy import RulesPolicyModel
 
-LOCAL_MODEL_PATCH = "rules-model-calls-local"
-POLICY_IN_WORKFLOW_PATCH = "rules-policy-in-workflow"
 # The policy computed beside the workflow, whose calls are short enough to run locally.
 LOCAL_POLICY = "rules"
 # Options a local activity keeps; queue and heartbeat options are for queued ones only,
@@ -68,9 +69,9 @@ class LocalModel(TemporalModel):
         run_manager: Any = None,
         **kwargs: Any,
     ) -> ChatResult:
-        if workflow.patched(POLICY_IN_WORKFLOW_PATCH):
+        if patched(POLICY_IN_WORKFLOW_PATCH):
             return RulesPolicyModel()._generate(messages)
-        if not workflow.patched(LOCAL_MODEL_PATCH):
+        if not patched(LOCAL_MODEL_PATCH):
             return await super()._agenerate(messages, stop, run_manager, **kwargs)
         options = {k: v for k, v in (self.activity_options or {}).items() if k in LOCAL_OPTIONS}
         options["start_to_close_timeout"] = LOCAL_TIMEOUT

@@ -51,6 +51,12 @@ from workflows.continuation import (
     continue_due,
     totals_after_this_run,
 )
+from workflows.patches import (
+    BUDGETS_PATCH,
+    CONTINUE_AS_NEW_PATCH,
+    RESEARCH_PATCH,
+    RunPatches,
+)
 from workflows.research import ResearchRunner, research_config
 from workflows.research_planner import PLANNER_ROLE
 from workflows.research_synthesis import merged, provenance
@@ -61,14 +67,8 @@ from workflows.subagents import SubagentOutcome, SubagentRunner
 from workflows.workspace import response_from
 
 SIGNAL_REVIEWER = "temporal-cli"
-# Discovery as a research plan (seed 004): runs recorded before it replay the agent alone.
-RESEARCH_PATCH = "research-plan"
 RULES_MODEL = "rules"
 EMBEDDED_DKG = "embedded"  # RuntimeConfig.dkg of a worker with the store on its own disk
-# Model-call, token and wall-time budgets (workflows/budget.py), checked before each call.
-BUDGETS_PATCH = "agent-budgets"
-# Continue-as-new between stages of a long run (workflows/continuation.py).
-CONTINUE_AS_NEW_PATCH = "continue-as-new"
 NOTE_OF = {
     "discovery": "discovery-notes",
     "enrichment": "schema-notes",
@@ -79,6 +79,8 @@ NOTE_OF = {
 @workflow.defn
 class MiningWorkflow(RunSteps):
     def __init__(self) -> None:
+        # First, in the run's first activation: see workflows/patches.py.
+        self.run_patches = RunPatches()
         self._ws = Workspace()
         self._board = ReviewBoard()
         self._rules_text = ""
@@ -150,7 +152,7 @@ class MiningWorkflow(RunSteps):
             text for path, text in sorted(memory.items()) if path.endswith("validation-rules.md")
         )
         self._model = runtime.model
-        budgets = workflow.patched(BUDGETS_PATCH)
+        budgets = self._patched(BUDGETS_PATCH)
         self._tool_queue = runtime.toolTaskQueue
         # The cheap tools run beside the workflow only where this worker holds the DKG.
         local_reads = runtime.toolTaskQueue is None and runtime.dkg == EMBEDDED_DKG
@@ -177,7 +179,7 @@ class MiningWorkflow(RunSteps):
     async def _discover(self, request: MiningRequest, folders: list[str]) -> None:
         agents = self._subagents()
         self._enter(Phase.DISCOVERY)
-        if workflow.patched(RESEARCH_PATCH):
+        if self._patched(RESEARCH_PATCH):
             discovery = await self._research(request, self._runtime, self._memory, agents)
         else:
             discovery = await agents.discovery()
@@ -237,7 +239,7 @@ class MiningWorkflow(RunSteps):
         Runs recorded before this existed never continued, so their replay never does."""
         if not continue_due(self._runtime.continueAsNewBytes):
             return
-        if not workflow.patched(CONTINUE_AS_NEW_PATCH):
+        if not self._patched(CONTINUE_AS_NEW_PATCH):
             return
         # No decision may be half applied: the next run starts from this state.
         await workflow.wait_condition(workflow.all_handlers_finished)

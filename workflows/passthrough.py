@@ -39,6 +39,7 @@ with workflow.unsafe.imports_passed_through():
     import workflows.degradation  # noqa: F401
     import workflows.local_model  # noqa: F401
     import workflows.model_limits  # noqa: F401
+    import workflows.patches  # noqa: F401  (RunPatches is one class for every run)
     import workflows.prompts  # noqa: F401
     import workflows.relink  # noqa: F401
     import workflows.research  # noqa: F401

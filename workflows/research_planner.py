@@ -20,8 +20,9 @@ from temporalio import workflow
 from contracts.model_calls import ModelLimits
 from contracts.research import NodeType, PlanResult, ResearchQuestion
 from workflows.budget import BudgetExceeded
-from workflows.degradation import DEGRADE_PATCH, model_failure
+from workflows.degradation import model_failure
 from workflows.model_limits import on_queue, planner_options
+from workflows.patches import DEGRADE_PATCH, patched
 
 with workflow.unsafe.imports_passed_through():
     from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
@@ -127,7 +128,7 @@ async def model_plan(
         except Exception as exc:
             # A failing model degrades planning to the rules plan (workflows/degradation.py).
             failure = model_failure(exc)
-            if failure is None or not workflow.patched(DEGRADE_PATCH):
+            if failure is None or not patched(DEGRADE_PATCH):
                 raise
             problems.append(f"planning degraded: {failure}")
             return None, problems, failure

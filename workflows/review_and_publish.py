@@ -43,13 +43,13 @@ from contracts.tools import (
 )
 from workflows import run_metrics
 from workflows.degradation import with_degraded_note
+from workflows.patches import AUDIT_DECISIONS_PATCH, LOCAL_STEPS_PATCH, RunPatches
 from workflows.relink import relinked
 from workflows.review import ReviewBoard, apply_score
 from workflows.search_attributes import KM_PHASE, KM_PUBLISHED
 
 SHORT = timedelta(seconds=20)
 RETRY = RetryPolicy(maximum_attempts=10, initial_interval=timedelta(seconds=1))
-LOCAL_STEPS_PATCH = "local-cheap-steps"
 
 
 class RunSteps:
@@ -63,6 +63,10 @@ class RunSteps:
     _phase_began: datetime | None
     _tool_queue: str | None
     _runtime: RuntimeConfig
+    run_patches: RunPatches
+
+    def _patched(self, patch: str) -> bool:
+        return self.run_patches.patched(patch)
 
     def _enter(self, phase: Phase) -> None:
         if self._phase_began is not None:
@@ -78,7 +82,7 @@ class RunSteps:
         audit): a local activity, so it costs no task-queue round trip. Runs recorded before
         this change replay it as the activity it was then."""
         args = [] if arg is None else [arg]
-        if workflow.patched(LOCAL_STEPS_PATCH):
+        if self._patched(LOCAL_STEPS_PATCH):
             return await workflow.execute_local_activity(
                 name, args=args, result_type=result_type,
                 start_to_close_timeout=SHORT, retry_policy=RETRY,
@@ -197,7 +201,7 @@ class RunSteps:
 
     async def _audit_decisions(self, first: int, decisions: list[Decision], when: str) -> None:
         # Runs recorded before decisions were audited replay without this activity.
-        if not workflow.patched("audit-decisions"):
+        if not self._patched(AUDIT_DECISIONS_PATCH):
             return
         await self._step(
             AUDIT_DECISIONS,

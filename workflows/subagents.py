@@ -32,13 +32,13 @@ from workflows.budget import BudgetExceeded, BudgetGuard, cost_usd
 from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger, compact_view
 from workflows.continuation import AgentsState
 from workflows.degradation import (
-    DEGRADE_PATCH,
     job_done,
     missing_work,
     model_failure,
     with_degraded_lines,
 )
 from workflows.model_limits import agent_options, on_queue
+from workflows.patches import DEGRADE_PATCH, patched
 from workflows.research_synthesis import merged
 from workflows.statement_refs import STATEMENTS_FILE, statement_views
 from workflows.usage import UsageCounter
@@ -167,7 +167,7 @@ class SubagentRunner:
         if why is None and end.stopped is None and self._model != RULES_MODEL:
             why = missing_work(role, messages)
         degraded = False
-        if why is not None and workflow.patched(DEGRADE_PATCH):
+        if why is not None and patched(DEGRADE_PATCH):
             degraded = True
             if end.failure is not None and job_done(role, messages):
                 self._degraded(role, why, "partial results")

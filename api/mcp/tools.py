@@ -21,10 +21,12 @@ from temporalio.client import (
     WorkflowHandle,
     WorkflowUpdateFailedError,
 )
+from temporalio.converter import DataConverter
 from temporalio.service import RPCError, RPCStatusCode
 
 from activities import metrics
 from api.auth import Principal
+from api.deps import RUN_RPC_TIMEOUT
 from contracts.run import (
     PRINCIPAL_MEMO,
     Candidate,
@@ -37,6 +39,7 @@ from contracts.run import (
 )
 from mining.jsonld import jsonld_problem
 from temporal_client.runs import POLL_SECONDS, start_run
+from temporal_client.workspaces import read_workspace
 from workflows.mining import MiningWorkflow
 
 DECIDE_WAIT_SECONDS = 30.0  # long enough to publish to the embedded DKG, short for an agent
@@ -131,9 +134,10 @@ class ProgressLines:
         return lines
 
 
-async def _workspace(handle: WorkflowHandle) -> Workspace | None:
+async def _workspace(handle: WorkflowHandle, converter: DataConverter) -> Workspace | None:
     try:
-        return await handle.query(MiningWorkflow.workspace)
+        # An ended run whose query fails is read from its result (temporal_client/workspaces.py).
+        return await read_workspace(handle, RUN_RPC_TIMEOUT, converter)
     except RPCError as exc:
         if exc.status == RPCStatusCode.NOT_FOUND:
             raise ToolError(f"no run {handle.id}") from None
@@ -150,6 +154,7 @@ async def _show(ws: Workspace | None, lines: ProgressLines, report: Report) -> N
 async def watch(
     handle: WorkflowHandle,
     report: Report,
+    converter: DataConverter,
     *,
     until_review: bool = False,
     timeout: float | None = None,
@@ -165,7 +170,7 @@ async def watch(
     deadline = None if timeout is None else loop.time() + timeout
     try:
         while not result_task.done():
-            ws = await _workspace(handle)
+            ws = await _workspace(handle, converter)
             await _show(ws, lines, report)
             if until_review and ws is not None and ws.phase == Phase.REVIEW:
                 return ws
@@ -176,7 +181,7 @@ async def watch(
             result = result_task.result()
         except WorkflowFailureError as exc:
             raise ToolError(f"run {handle.id} ended without a result: {exc.cause or exc}") from None
-        await _show(await _workspace(handle), lines, report)
+        await _show(await _workspace(handle, converter), lines, report)
         return result
     finally:
         # The run goes on in Temporal whatever happens to this call.
@@ -188,6 +193,7 @@ class MinerTools:
 
     def __init__(self, client: Client, task_queue: str, admit: Admit | None = None) -> None:
         self._client = client
+        self._converter = client.data_converter
         self._task_queue = task_queue
         self._admit = admit
 
@@ -204,7 +210,9 @@ class MinerTools:
             raise ToolError(f"Temporal refused the run: {exc.message}") from None
         metrics.RUNS_STARTED.inc()
         await report(f"run {handle.id} started (thread {request.threadId})")
-        outcome = await watch(handle, report, until_review=request.review == "required")
+        outcome = await watch(
+            handle, report, self._converter, until_review=request.review == "required"
+        )
         if isinstance(outcome, KnowledgeMinerResponse):
             return response_view(outcome)
         assert outcome is not None  # watch returns a workspace only once it could read one
@@ -233,10 +241,10 @@ class MinerTools:
     ) -> Answer:
         """The completed run's response if it finishes soon; otherwise where it stands."""
         decided = [r.model_dump(mode="json") for r in results]
-        ws = await _workspace(handle)
+        ws = await _workspace(handle, self._converter)
         if ws is not None and ws.phase == Phase.REVIEW and ws.pendingApprovals:
             return {**review_view(ws), "decided": decided}  # more decisions are awaited
-        outcome = await watch(handle, report, timeout=DECIDE_WAIT_SECONDS)
+        outcome = await watch(handle, report, self._converter, timeout=DECIDE_WAIT_SECONDS)
         if isinstance(outcome, KnowledgeMinerResponse):
             return response_view(outcome)
         view = status_view(outcome) if outcome is not None else {"runId": handle.id}
@@ -246,7 +254,7 @@ class MinerTools:
         handle = self._client.get_workflow_handle_for(MiningWorkflow.run, run_id)
         if not who.at_least("reviewer"):
             await self._check_owner(handle, who)
-        ws = await _workspace(handle)
+        ws = await _workspace(handle, self._converter)
         if ws is None:
             raise ToolError(f"run {run_id} cannot be read yet; try again")
         return status_view(ws)

@@ -1,5 +1,7 @@
 """Health: `/healthz` (Temporal and the worker), `/readyz` (Temporal, database, DKG) and
-`/metrics` (Prometheus, with run totals by status from Temporal's visibility)."""
+`/metrics` (Prometheus, with run totals by status from Temporal's visibility). Under
+`kminer up` both also say how the parts it supervises are doing (kminer/supervisor.py):
+a dev server or worker being restarted makes them 503, saying which and why."""
 
 from __future__ import annotations
 
@@ -46,15 +48,36 @@ def _dkg_check(dkg: Any) -> str:
     return "ok"
 
 
+def _children(request: Request) -> dict[str, dict[str, Any]]:
+    """The supervised parts of this process and their state (none outside `kminer up`)."""
+    report = request.app.state.children
+    return report() if report is not None else {}
+
+
+def _down(children: dict[str, dict[str, Any]]) -> list[str]:
+    return [
+        f"{name} {child['state']} ({child['restarts']} restarts; last: {child['lastExit']})"
+        for name, child in children.items()
+        if child["state"] != "running"
+    ]
+
+
 @router.get("/healthz")
 async def healthz(request: Request) -> dict[str, Any]:
+    children = _children(request)
+    down = _down(children)
+    if down:
+        raise HTTPException(503, "; ".join(down))
     try:
         await request.app.state.client.service_client.check_health()
     except RPCError as exc:
         raise HTTPException(503, f"temporal unreachable: {exc}") from exc
     if not request.app.state.worker_ready:
         raise HTTPException(503, "worker not running")
-    return {"status": "ok", "taskQueue": request.app.state.task_queue}
+    answer: dict[str, Any] = {"status": "ok", "taskQueue": request.app.state.task_queue}
+    if children:
+        answer["children"] = children
+    return answer
 
 
 @router.get("/readyz")
@@ -72,6 +95,8 @@ async def readyz(request: Request) -> dict[str, Any]:
     else:
         checks["database"] = await asyncio.to_thread(_database_check, attached.engine)
         checks["dkg"] = await asyncio.to_thread(_dkg_check, attached.dkg)
+    for name, child in _children(request).items():
+        checks[name] = "ok" if child["state"] == "running" else "; ".join(_down({name: child}))
     if any(v != "ok" for v in checks.values()):
         raise HTTPException(503, checks)
     return {"status": "ok", **checks}

@@ -16,6 +16,7 @@ from temporalio.client import (
     WorkflowExecutionStatus,
     WorkflowFailureError,
     WorkflowHandle,
+    WorkflowQueryFailedError,
     WorkflowUpdateFailedError,
 )
 from temporalio.exceptions import WorkflowAlreadyStartedError
@@ -180,6 +181,8 @@ async def get_run(run_id: str, request: Request, client: TemporalClient, who: Mi
         snapshot = await request.app.state.workspaces.snapshot(handle)
     except RPCError as exc:
         raise rpc_http_error(exc, run_id) from exc
+    except WorkflowQueryFailedError as exc:  # a running run whose workflow task fails
+        raise HTTPException(503, f"run {run_id} cannot answer now: {exc}") from exc
     # Rendered once per query for every reader sharing it (api/workspace_reads.py).
     return Response(snapshot.json, media_type="application/json")
 

@@ -20,6 +20,9 @@ async def test_healthz_answers_once_the_stack_is_up(stack: Stack, bearer: Any) -
         answer = await http.get("/healthz")
     assert answer.status_code == 200
     assert answer.json()["status"] == "ok"
+    [worker] = stack.supervision.states  # the stack's one worker; the dev server is the tests'
+    child = answer.json()["children"][worker]
+    assert worker.startswith("worker:") and (child["state"], child["restarts"]) == ("running", 0)
 
 
 async def test_a_bad_tag_is_a_422_with_the_rule(stack: Stack, bearer: Any) -> None:

@@ -23,7 +23,10 @@ async def test_readyz_and_metrics_after_a_run(stack: Stack, bearer: Any) -> None
     async with httpx.AsyncClient(base_url=stack.api_url or "", timeout=60) as http:
         ready = await http.get("/readyz")
         assert ready.status_code == 200
-        assert ready.json() == {"status": "ok", "temporal": "ok", "database": "ok", "dkg": "ok"}
+        supervised = {name: "ok" for name in stack.supervision.states}  # the stack's worker
+        assert supervised and ready.json() == {
+            "status": "ok", "temporal": "ok", "database": "ok", "dkg": "ok", **supervised,
+        }  # fmt: skip
         started = await http.post(
             "/api/runs",
             json={"query": "Who supplies CATL?", "domainTags": ["supply_chain"]},

@@ -3,7 +3,9 @@ non-deterministic change fails them.
 
 Recorded by the release before issue 10 (commit 9afa725), and by the first with the rules
 policy deciding in the workflow (commit 63cce09): a change to what that policy decides
-fails these replays unless it goes behind `workflow.patched`."""
+fails these replays unless it goes behind a patch. `under_load_completed` is one of 50
+runs started at once on one stack, by the first release asking its patches at the start
+of the run (workflows/patches.py; tests/workflows/test_replay_under_load.py)."""
 
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ RECORDED = {
     "previous_release_reviewed.json.gz": "prev-reviewed",  # waited, decide update, published
     "policy_in_workflow_completed.json.gz": "prev-auto",
     "policy_in_workflow_reviewed.json.gz": "prev-reviewed",
+    "under_load_completed.json.gz": "mine-ee757914cf2c",  # review auto, under load
 }
 POLICY_IN_WORKFLOW = sorted(n for n in RECORDED if n.startswith("policy_in_workflow"))
 
@@ -40,7 +43,7 @@ def _history(name: str) -> WorkflowHistory:
 
 @workflow.defn(name="MiningWorkflow", sandboxed=False)
 class MiningWithAnExtraTimer(MiningWorkflow):
-    """The kind of change that must go behind workflow.patched: a new command up front."""
+    """The kind of change that must go behind a patch: a new command up front."""
 
     @workflow.run
     async def run(self, raw: Any) -> Any:

@@ -7,7 +7,8 @@ tools do the work; this only decides the order and writes the final JSON.
 
 It is workflow code: a run decides with it in the workflow (workflows/local_model.py),
 so it does no I/O, reads no clock and draws no random number, and a change to what it
-decides goes behind `workflow.patched` like any change of a workflow's commands.
+decides goes behind a patch like any change of a workflow's commands (asked at the
+start of the run: workflows/patches.py).
 """
 
 from __future__ import annotations
