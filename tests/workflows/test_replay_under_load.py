@@ -31,7 +31,7 @@ from tests.support.history_shapes import deferred_local_results, patch_markers
 from tests.support.paths import FIXTURES
 from tests.support.runs import QUESTION
 from workflows.mining import MiningWorkflow
-from workflows.patches import PATCHES_AT_START
+from workflows.patches import ASKED_AT_START, PATCHES_AT_START
 
 UNDER_LOAD = FIXTURES / "histories" / "under_load_completed.json.gz"
 
@@ -60,13 +60,21 @@ def test_under_load_the_run_asked_its_patches_in_its_first_workflow_task() -> No
     assert patch_markers(events) == [(first_task_done + 1, PATCHES_AT_START)]
 
 
-async def test_a_new_run_asks_one_patch_before_anything_else(
+async def test_a_new_run_asks_its_patches_before_anything_else(
     stack: Stack, settings: Settings
 ) -> None:
     request = MiningRequest(query=QUESTION, domainTags=["supply_chain"], review="auto")
     handle = await start_run(stack.client, settings.task_queue, request)
     assert (await handle.result()).phase == Phase.COMPLETED
     events = (await handle.fetch_history()).events
-    # Event 4 completes the first workflow task; its first command is the patch marker.
+    # Event 4 completes the first workflow task; its first commands are the patch markers
+    # (each followed by the search-attribute upsert that the SDK's core adds for
+    # a patch, UpsertSearchAttributeOnPatch).
     assert events[3].event_type == EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED
-    assert patch_markers(events) == [(5, PATCHES_AT_START)]
+    markers = patch_markers(events)
+    assert [patch for _, patch in markers] == [PATCHES_AT_START, *ASKED_AT_START]
+    upsert = EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES
+    first_own = next(
+        e.event_id for e in events[4:] if e.event_type != upsert and e.event_id not in dict(markers)
+    )
+    assert markers[0][0] == 5 and all(at < first_own for at, _ in markers), (markers, first_own)
