@@ -244,7 +244,8 @@ def read_statements(
         # A typed reading whose ends do not fit its type ("Vietnam supplies the
         # Philippines": two countries) leaves the pair to the clause's own words, when
         # they say more than a preposition ("Lecanemab in Alzheimer's disease").
-        fits = [kinds_allow(*_family_check(r, homonyms)) for r in relations]
+        typed = [_typed_ends(r, homonyms) for r in relations]
+        fits = [kinds_allow(p, subj.family, obj.family) for p, subj, obj in typed]
         refused = {frozenset((r.subject.name, r.object.name))
                    for r, ok in zip(relations, fits, strict=True) if not ok}  # fmt: skip
         relations = [r for r, ok in zip(relations, fits, strict=True) if ok]
@@ -330,11 +331,6 @@ def _typed_ends(rel: Relation, homonyms: Homonyms) -> tuple[str, Mention, Mentio
         # Gerais": a place does not operate somewhere, it lies there.
         predicate = "locatedIn"
     return predicate, subj, obj
-
-
-def _family_check(rel: Relation, homonyms: Homonyms) -> tuple[str, str, str]:
-    predicate, subj, obj = _typed_ends(rel, homonyms)
-    return predicate, subj.family, obj.family
 
 
 def _fitting(predicate: str, end: Mention, slot: str, homonyms: Homonyms) -> Mention:
