@@ -12,6 +12,7 @@ from temporalio.client import Client
 from api import problems
 from api.auth import TokenIssuer
 from api.limits import DEFAULT_MAX_BYTES, RequestLimits
+from api.mcp.resource_metadata import ResourceServer
 from api.mcp.server import mount_mcp
 from api.routes import audit, blobs, dkg, health, memory, run_events, run_files, runs
 from api.routes.ui import mount_ui
@@ -27,9 +28,11 @@ def create_app(
     jwt_secret: str = "",
     runs_per_minute: int = 30,
     children: Callable[[], dict[str, Any]] | None = None,
+    resource: ResourceServer | None = None,
 ) -> FastAPI:
     """The API over `client`; `services` when this process holds the worker's (`kminer
-    up`), and `children` the state of the parts it supervises (for /healthz, /readyz)."""
+    up`), `children` the state of the parts it supervises (for /healthz, /readyz), and
+    `resource` what its protected-resource metadata says (api/mcp/resource_metadata.py)."""
     if not jwt_secret:
         raise ValueError("the API needs a JWT secret (api.auth.load_secret)")
     app = FastAPI(title="Knowledge Miner", version="0.1.0")
@@ -40,6 +43,7 @@ def create_app(
     app.state.worker_ready = services is not None
     app.state.children = children
     app.state.issuer = TokenIssuer(jwt_secret)
+    app.state.resource_server = resource or ResourceServer()
     # Signs list cursors, so no forged page token reaches Temporal (api/run_listing.py).
     app.state.cursor_key = hashlib.sha256(b"kminer-run-cursor\n" + jwt_secret.encode()).digest()
     app.state.start_limiter = StartLimiter(runs_per_minute)

@@ -1,4 +1,4 @@
-"""`kminer`: up, demo, mine, batch, review, worker, api, dkg, corpus, db. Bad input: exit 2."""
+"""`kminer`: up, demo, mine, batch, review, mcp, worker, api, dkg, corpus, db. Bad input: exit 2."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from kminer.cli_args import UsageError, command_settings
 from kminer.corpus_cli import add_corpus_parser, cmd_corpus
 from kminer.db_cli import DbUsageError, add_db_parser, cmd_db
 from kminer.dkg_cli import cmd_dkg
+from kminer.mcp_cli import cmd_mcp
 from kminer.schedule_cli import ScheduleUsageError, add_schedule_parser
 from kminer.service_cli import ServiceUsageError, add_service_parsers
 from kminer.tracing import flush_traces
@@ -213,29 +214,6 @@ async def cmd_token(args: argparse.Namespace) -> int:
     return 0
 
 
-async def cmd_mcp(args: argparse.Namespace) -> int:
-    """The MCP tools over stdio, against the `kminer up` of this data dir.
-
-    Nothing but the protocol may reach stdout, so a missing stack is one line on stderr.
-    """
-    import getpass
-
-    from api.mcp.server import serve_stdio
-    from kminer.stack import read_stack_file
-    from kminer.worker import connect
-
-    settings = command_settings(args)
-    running = read_stack_file(settings)
-    if not running:
-        raise UsageError(f"no kminer stack runs for {settings.data_dir}; start one with kminer up")
-    client = await connect(settings, running["temporal"])
-    try:
-        await serve_stdio(client, settings.task_queue, f"mcp:{getpass.getuser()}")
-    except asyncio.CancelledError:
-        return _stopped_cleanly()
-    return 0
-
-
 async def cmd_demo(args: argparse.Namespace) -> int:
     from kminer.demo import run_demo
 
@@ -276,7 +254,8 @@ def parser() -> argparse.ArgumentParser:
     review.add_argument("--reject", action="append", metavar="ID")
     review.add_argument("--edit", action="append", nargs=2, metavar=("ID", "FILE"))
     review.add_argument("--reason", default="rejected by reviewer")
-    with_data_dir(sub.add_parser("mcp", help="serve the MCP tools over stdio (needs kminer up)"))
+    mcp_help = "serve the MCP tools over stdio (on kminer up, or on a stack of its own)"
+    with_data_dir(sub.add_parser("mcp", help=mcp_help))
     add_service_parsers(sub, with_data_dir)
     dkg = sub.add_parser("dkg", help="query the DKG (embedded, or DKG_NODE_URL)")
     dsub = dkg.add_subparsers(dest="dkg_command", required=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
@@ -71,6 +72,12 @@ class Settings:
     # "minilm" (offline ONNX) or "openai:<model>" (needs OPENAI_API_KEY).
     embeddings: str = "minilm"
     max_body_bytes: int = 1_048_576  # API request bodies (KM_MAX_BODY_BYTES)
+    # The API's base URL as its clients reach it, e.g. behind a TLS proxy (KM_PUBLIC_URL);
+    # empty: the scheme and host of each request. The MCP endpoint's protected-resource
+    # metadata names it, with the OAuth authorization servers whose tokens the API takes
+    # (KM_OAUTH_AUTHORIZATION_SERVERS, space-separated; none: `kminer token`'s).
+    public_url: str = ""
+    oauth_authorization_servers: tuple[str, ...] = ()
     runs_per_minute: int = 30  # runs one principal may start per minute (KM_RUNS_PER_MINUTE)
     # OpenTelemetry traces go here (OTLP over HTTP) when set; empty means no tracing.
     otlp_endpoint: str = ""
@@ -180,6 +187,24 @@ def _positive_float(name: str) -> float | None:
     return value
 
 
+def _http_urls(name: str) -> tuple[str, ...]:
+    """Absolute http(s) URLs without query or fragment, space- or comma-separated."""
+    urls = tuple(u for u in (os.environ.get(name) or "").replace(",", " ").split() if u)
+    for url in urls:
+        parts = urlsplit(url)
+        usable = parts.scheme in ("http", "https") and parts.netloc
+        if not usable or parts.query or parts.fragment:
+            raise ValueError(f"{name} must hold http(s) URLs without query or fragment: {url!r}")
+    return urls
+
+
+def _http_url(name: str) -> str:
+    urls = _http_urls(name)
+    if len(urls) > 1:
+        raise ValueError(f"{name} must be one URL, not {len(urls)}")
+    return urls[0].rstrip("/") if urls else ""
+
+
 def load_settings(data_dir: str | Path | None = None) -> Settings:
     root = Path(data_dir or os.environ.get("KM_DATA_DIR") or ".kminer").resolve()
     # An OpenAI key switches the policy to a real model; without one the
@@ -215,6 +240,8 @@ def load_settings(data_dir: str | Path | None = None) -> Settings:
         embeddings=embeddings,
         max_body_bytes=int(os.environ.get("KM_MAX_BODY_BYTES") or 1_048_576),
         runs_per_minute=int(os.environ.get("KM_RUNS_PER_MINUTE") or 30),
+        public_url=_http_url("KM_PUBLIC_URL"),
+        oauth_authorization_servers=_http_urls("KM_OAUTH_AUTHORIZATION_SERVERS"),
         otlp_endpoint=(
             os.environ.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
             or os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT")

@@ -16,6 +16,7 @@ from temporalio.client import Client
 
 from api.app import create_app
 from api.auth import load_secret
+from api.mcp.resource_metadata import ResourceServer
 from kminer.config import Settings
 from kminer.devserver import (
     LOOPBACK,
@@ -62,6 +63,7 @@ def make_api_server(
         secret,
         settings.runs_per_minute,
         children,
+        ResourceServer(settings.public_url, settings.oauth_authorization_servers),
     )
     # MCP clients hold streams open (/mcp); a stop must not wait on them.
     config = uvicorn.Config(
@@ -134,9 +136,15 @@ async def embedded_stack(
         if stale is not None:
             await asyncio.to_thread(stop_stale_server, stale, db_file)
         server = DevServer(db_file=db_file, log_file=settings.data_dir / "temporal.log")
-        # Started from this (main) thread on purpose: the server's parent-death signal
-        # follows the thread that spawned it, and a pool thread may go away first.
-        server.start()
+        # Launched from this (main) thread on purpose: the server's parent-death signal
+        # follows the thread that spawned it, and a pool thread may go away first. Its
+        # port is awaited off the loop, which meanwhile serves (`kminer mcp`'s handshake).
+        server.launch()
+        try:
+            await asyncio.to_thread(server.wait_listening)
+        except BaseException:
+            server.stop()
+            raise
         address = server.address
     stack_info["temporal"] = address
 

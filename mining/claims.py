@@ -129,6 +129,7 @@ def entity_asset(
     ][:MAX_EVIDENCE]  # fmt: skip
     sources = list(dict.fromkeys(e["source"] for e in evidence))
     first = evidence[0]["snippet"] if evidence else ""
+    linked = related_uals([*facts, *located, *(cited or [])])
     asset: dict[str, Any] = {
         "@context": CONTEXT,
         "@type": end.type,
@@ -139,6 +140,8 @@ def entity_asset(
         "subjectOf": [
             {"@id": f"urn:kminer:claim:{fact_id(f).removeprefix('cand-')}"} for f in facts
         ],
+        # Always an array (seed 001, requirement 11), empty when no DKG asset is at hand.
+        "linkedAssets": linked,
         "provenance": {"sources": sources, "discoveredAt": discovered_at, "evidence": evidence},
         "domainTags": tags,
     }
@@ -150,6 +153,13 @@ def entity_asset(
             {"@id": _ref(p)["id"], "@type": p.type, "name": p.name} for p in places
         ]
     return asset
+
+
+def related_uals(facts: list[Fact]) -> list[str]:
+    """The UALs of the DKG assets these facts name (their ends and goods), once each, in order:
+    a new entity's `linkedAssets` are the DKG assets its claims and whereabouts tie it to."""
+    ends = (end for f in facts for end in (f.subject, f.object, *f.goods))
+    return list(dict.fromkeys(end.ual for end in ends if end.ual))
 
 
 def _ref(end: EntityRef) -> dict[str, str]:

@@ -106,6 +106,8 @@ def response_from(ws: Workspace, candidates: list[Candidate]) -> KnowledgeMinerR
         answer=ws.answer or Answer(),
         candidateAssets=[
             {
+                # Every candidate carries the array (seed r11), a reviewer's edit without it too.
+                "linkedAssets": [],
                 **c.asset,
                 "candidateId": c.id,
                 "candidateKind": c.kind,

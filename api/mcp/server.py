@@ -24,7 +24,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from temporalio.client import Client
 
 from api.auth import ISSUER, ROLES, Principal, TokenIssuer
-from api.mcp.tools import Admit, McpDecision, MinerTools, Report, mining_request
+from api.mcp.resource_metadata import ResourceServer, challenge, publish_metadata
+from api.mcp.tools import Admit, ClientSource, McpDecision, MinerTools, Report, mining_request
 
 SERVER_NAME = "knowledge-miner"
 MCP_PATH = "/mcp"
@@ -60,9 +61,11 @@ def _reporter(ctx: Context) -> Report:
 
 
 def build_server(
-    client: Client, task_queue: str, who_calls: WhoCalls, admit: Admit | None = None
+    client: Client | ClientSource, task_queue: str, who_calls: WhoCalls, admit: Admit | None = None
 ) -> MCPServer:
-    """The server both transports share; who calls (and the API's rate limit) differ."""
+    """The server both transports share; who calls (and the API's rate limit) differ.
+    `client`: Temporal's client, or how to get it once it is there (`kminer mcp` serves
+    while the stack it brought up is still starting)."""
     tools = MinerTools(client, task_queue, admit)
     # WARNING: MCPServer configures root logging, and INFO would flood `kminer up`.
     server: MCPServer = MCPServer(SERVER_NAME, log_level="WARNING")
@@ -107,8 +110,11 @@ def build_server(
 # -- stdio ---------------------------------------------------------------------
 
 
-async def serve_stdio(client: Client, task_queue: str, principal: str) -> None:
-    """Serve until stdin closes; the local user is trusted as a reviewer, like `kminer review`."""
+async def serve_stdio(client: Client | ClientSource, task_queue: str, principal: str) -> None:
+    """Serve until stdin closes; the local user is trusted as a reviewer, like `kminer review`.
+
+    While it serves, the SDK keeps stdout for the protocol alone: file descriptor 1 points
+    at stderr, so stray output of this process and its children misses the wire."""
     local = Principal(sub=principal, role="reviewer")
     await build_server(client, task_queue, lambda _ctx: local).run_stdio_async()
 
@@ -129,13 +135,16 @@ def http_caller(ctx: Context) -> Principal:
 class BearerGate:
     """ASGI: the API's bearer JWTs in front of the MCP endpoint (401 without a good one).
 
-    The verified token goes on the scope as the SDK's AuthenticatedUser, where the tools
-    read who calls (and a stateful session manager would bind its sessions to it).
+    A 401's `WWW-Authenticate` names the endpoint's protected-resource metadata (RFC 9728),
+    where a client learns how to sign in. The verified token goes on the scope as the SDK's
+    AuthenticatedUser, where the tools read who calls (and a stateful session manager would
+    bind its sessions to it).
     """
 
-    def __init__(self, app: ASGIApp, issuer: TokenIssuer) -> None:
+    def __init__(self, app: ASGIApp, issuer: TokenIssuer, resource: ResourceServer) -> None:
         self._app = app
         self._issuer = issuer
+        self._resource = resource
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         raw = _bearer_token(scope)
@@ -144,9 +153,12 @@ class BearerGate:
                 raise HTTPException(401, "sign in: send Authorization: Bearer <token>")
             who = self._issuer.verify(raw)
         except HTTPException as exc:
-            refusal = JSONResponse(
-                {"detail": exc.detail}, exc.status_code, {"WWW-Authenticate": "Bearer"}
-            )
+            where = self._resource.metadata_url(scope, MCP_PATH)
+            # No token: no error code (RFC 6750 3.1); a token that failed: invalid_token.
+            error = None if raw is None else "invalid_token"
+            header = challenge(where, error, str(exc.detail))
+            refusal = JSONResponse({"detail": exc.detail}, exc.status_code,
+                                   {"WWW-Authenticate": header})  # fmt: skip
             await refusal(scope, receive, send)
             return
         # Scopes are the roles the token carries, its own and those below it.
@@ -183,8 +195,10 @@ def mount_mcp(app: FastAPI, client: Client, task_queue: str) -> None:
     # outlives its request, none is lost when the API restarts, and a stop waits on nothing.
     server.streamable_http_app(streamable_http_path=MCP_PATH, stateless_http=True)
     manager = server.session_manager
-    app.add_route(MCP_PATH, BearerGate(manager.handle_request, app.state.issuer),
-                  include_in_schema=False)  # fmt: skip
+    resource: ResourceServer = app.state.resource_server
+    gate = BearerGate(manager.handle_request, app.state.issuer, resource)
+    app.add_route(MCP_PATH, gate, include_in_schema=False)
+    publish_metadata(app, resource, MCP_PATH)
     previous = app.router.lifespan_context
 
     @asynccontextmanager

@@ -45,6 +45,9 @@ from workflows.mining import MiningWorkflow
 DECIDE_WAIT_SECONDS = 30.0  # long enough to publish to the embedded DKG, short for an agent
 
 Report = Callable[[str], Awaitable[None]]
+# How the tools get Temporal's client when it may not be there yet (a stack still
+# starting); what it raises reaches the caller as a tool error.
+ClientSource = Callable[[], Awaitable[Client]]
 Admit = Callable[[str], float]  # the API's StartLimiter.take: seconds to wait, 0 to go
 Answer = dict[str, Any]
 
@@ -191,27 +194,37 @@ async def watch(
 class MinerTools:
     """The three tools against one Temporal client and task queue."""
 
-    def __init__(self, client: Client, task_queue: str, admit: Admit | None = None) -> None:
-        self._client = client
-        self._converter = client.data_converter
+    def __init__(
+        self, client: Client | ClientSource, task_queue: str, admit: Admit | None = None
+    ) -> None:
+        self._source = _ready(client) if isinstance(client, Client) else client
         self._task_queue = task_queue
         self._admit = admit
+
+    async def _temporal(self) -> Client:
+        try:
+            return await self._source()
+        except ToolError:
+            raise
+        except Exception as exc:  # noqa: BLE001  (one line for the agent, not a trace)
+            raise ToolError(f"Temporal unavailable: {exc}") from None
 
     async def mine(self, who: Principal, request: MiningRequest, report: Report) -> Answer:
         # The API's per-principal limit on run starts holds for its MCP endpoint too.
         wait = self._admit(who.sub) if self._admit is not None else 0.0
         if wait > 0:
             raise ToolError(f"too many runs started by {who.sub}: retry in {math.ceil(wait)} s")
+        client = await self._temporal()
         try:
             handle = await start_run(
-                self._client, self._task_queue, request, memo={PRINCIPAL_MEMO: who.sub}
+                client, self._task_queue, request, memo={PRINCIPAL_MEMO: who.sub}
             )
         except RPCError as exc:
             raise ToolError(f"Temporal refused the run: {exc.message}") from None
         metrics.RUNS_STARTED.inc()
         await report(f"run {handle.id} started (thread {request.threadId})")
         outcome = await watch(
-            handle, report, self._converter, until_review=request.review == "required"
+            handle, report, client.data_converter, until_review=request.review == "required"
         )
         if isinstance(outcome, KnowledgeMinerResponse):
             return response_view(outcome)
@@ -224,7 +237,8 @@ class MinerTools:
         if not who.at_least("reviewer"):
             raise ToolError(f"role {who.role!r} may not decide: needs 'reviewer'")
         signed = [_signed(d, who) for d in decisions]
-        handle = self._client.get_workflow_handle_for(MiningWorkflow.run, run_id)
+        client = await self._temporal()
+        handle = client.get_workflow_handle_for(MiningWorkflow.run, run_id)
         try:
             results = await handle.execute_update(MiningWorkflow.decide, signed)
         except WorkflowUpdateFailedError as exc:
@@ -234,40 +248,49 @@ class MinerTools:
             raise _rpc_tool_error(exc, run_id) from None
         for decision in signed:
             metrics.DECISIONS.labels(action=decision.action).inc()
-        return await self._after_decisions(handle, results, report)
-
-    async def _after_decisions(
-        self, handle: WorkflowHandle, results: list[DecisionResult], report: Report
-    ) -> Answer:
-        """The completed run's response if it finishes soon; otherwise where it stands."""
-        decided = [r.model_dump(mode="json") for r in results]
-        ws = await _workspace(handle, self._converter)
-        if ws is not None and ws.phase == Phase.REVIEW and ws.pendingApprovals:
-            return {**review_view(ws), "decided": decided}  # more decisions are awaited
-        outcome = await watch(handle, report, self._converter, timeout=DECIDE_WAIT_SECONDS)
-        if isinstance(outcome, KnowledgeMinerResponse):
-            return response_view(outcome)
-        view = status_view(outcome) if outcome is not None else {"runId": handle.id}
-        return {**view, "decided": decided}
+        return await _after_decisions(handle, results, report, client.data_converter)
 
     async def status(self, who: Principal, run_id: str) -> Answer:
-        handle = self._client.get_workflow_handle_for(MiningWorkflow.run, run_id)
+        client = await self._temporal()
+        handle = client.get_workflow_handle_for(MiningWorkflow.run, run_id)
         if not who.at_least("reviewer"):
-            await self._check_owner(handle, who)
-        ws = await _workspace(handle, self._converter)
+            await _check_owner(handle, who)
+        ws = await _workspace(handle, client.data_converter)
         if ws is None:
             raise ToolError(f"run {run_id} cannot be read yet; try again")
         return status_view(ws)
 
-    @staticmethod
-    async def _check_owner(handle: WorkflowHandle, who: Principal) -> None:
-        """A miner sees only its own runs; any other run does not exist for it."""
-        try:
-            memo = await (await handle.describe()).memo()
-        except RPCError as exc:
-            raise _rpc_tool_error(exc, handle.id) from None
-        if memo.get(PRINCIPAL_MEMO) != who.sub:
-            raise ToolError(f"no run {handle.id}")
+
+def _ready(client: Client) -> ClientSource:
+    async def source() -> Client:
+        return client
+
+    return source
+
+
+async def _after_decisions(
+    handle: WorkflowHandle, results: list[DecisionResult], report: Report, converter: DataConverter
+) -> Answer:
+    """The completed run's response if it finishes soon; otherwise where it stands."""
+    decided = [r.model_dump(mode="json") for r in results]
+    ws = await _workspace(handle, converter)
+    if ws is not None and ws.phase == Phase.REVIEW and ws.pendingApprovals:
+        return {**review_view(ws), "decided": decided}  # more decisions are awaited
+    outcome = await watch(handle, report, converter, timeout=DECIDE_WAIT_SECONDS)
+    if isinstance(outcome, KnowledgeMinerResponse):
+        return response_view(outcome)
+    view = status_view(outcome) if outcome is not None else {"runId": handle.id}
+    return {**view, "decided": decided}
+
+
+async def _check_owner(handle: WorkflowHandle, who: Principal) -> None:
+    """A miner sees only its own runs; any other run does not exist for it."""
+    try:
+        memo = await (await handle.describe()).memo()
+    except RPCError as exc:
+        raise _rpc_tool_error(exc, handle.id) from None
+    if memo.get(PRINCIPAL_MEMO) != who.sub:
+        raise ToolError(f"no run {handle.id}")
 
 
 def _signed(decision: McpDecision, who: Principal) -> Decision:

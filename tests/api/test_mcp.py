@@ -1,10 +1,10 @@
-"""The MCP tools through the mcp SDK's own client: over stdio (`kminer mcp`) and over
-streamable HTTP at /mcp of the running API, against a real stack."""
+"""The MCP tools through the mcp SDK's own client: over stdio (`kminer mcp`, here on the
+data dir's running stack; alone in tests/e2e/test_mcp_alone.py) and over streamable HTTP
+at /mcp of the running API, against a real stack."""
 
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -19,6 +19,7 @@ from mcp.types import CallToolResult
 
 from kminer.config import Settings
 from kminer.stack import Stack
+from tests.support.paths import ROOT
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 KMINER = str(Path(sys.executable).with_name("kminer"))
@@ -38,8 +39,9 @@ async def stdio_session(settings: Settings, errlog: Path) -> AsyncIterator[Clien
     params = StdioServerParameters(
         command=KMINER,
         args=["mcp", "--data-dir", str(settings.data_dir)],
-        # The stack of this test polls its own task queue; the command reads it from here.
-        env={"KM_TASK_QUEUE": settings.task_queue},
+        # The stack of this test polls its own task queue; the command reads it from here,
+        # and runs the code under test whichever checkout the venv was installed from.
+        env={"KM_TASK_QUEUE": settings.task_queue, "PYTHONPATH": str(ROOT)},
     )
     with errlog.open("w") as err:
         async with stdio_client(params, errlog=err) as (read, write):
@@ -56,20 +58,6 @@ async def http_session(url: str, headers: dict[str, str]) -> AsyncIterator[Clien
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 yield session
-
-
-def test_kminer_mcp_without_a_running_stack_is_one_line_and_exit_2(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [KMINER, "mcp", "--data-dir", str(tmp_path / "nothing-here")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
-    assert done.returncode == 2
-    assert done.stdout == ""
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "no kminer stack runs" in lines[0], done.stderr
 
 
 async def test_stdio_lists_the_tools_and_mines_with_progress(
@@ -130,6 +118,9 @@ async def test_stdio_lists_the_tools_and_mines_with_progress(
                 "knowledge-miner", {"query": QUESTION, "maxIterations": 11}
             )
             assert too_many.is_error and "maxIterations" in payload(too_many)
+        # With the data dir's stack running it uses that one, and starts none of its own.
+        said = errlog.read_text()
+        assert "using the kminer stack of" in said and "embedded" not in said
     finally:
         print(errlog.read_text() if errlog.exists() else "", file=sys.stderr)
 

@@ -10,7 +10,7 @@ DOC = (ROOT / "docs/operations.md").read_text()
 # Read by a library, not by our code: OpenTelemetry's resource detector.
 LIBRARY_READS = {"OTEL_SERVICE_NAME"}
 # kminer/config.py's parsing helpers, which read the variable they are named with.
-READER = r"_(?:positive_int(?:_or_none)?|positive_float|switch)\(\"([A-Z][A-Z0-9_]+)\""
+READER = r"_(?:positive_int(?:_or_none)?|positive_float|switch|http_urls?)\(\"([A-Z][A-Z0-9_]+)\""
 
 
 def _read_by_code() -> set[str]:

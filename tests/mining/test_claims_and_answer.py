@@ -210,6 +210,28 @@ def test_claims_link_published_entities_by_ual() -> None:
     assert relinked(entity, {new_id: U + "77"})["@id"] == new_id  # its own id is its identity
 
 
+def test_a_new_entity_links_the_dkg_assets_its_claims_name_and_carries_the_array_when_none() -> (
+    None
+):
+    quokka = EntityRef("Quokka Minerals", "Organization",
+                       new_id="urn:kminer:entity:organization:quokka-1")  # fmt: skip
+    perth = EntityRef("Perth", "Place", ual=U + "5")
+    lode = EntityRef("Wanjarri lode", "Place", new_id="urn:kminer:entity:place:wanjarri-1")
+    supplies = Fact("supplies", quokka, EntityRef("CATL", "Corporation", ual=U + "2"),
+                    goods=[EntityRef("spodumene", "Product", ual=U + "6")])  # fmt: skip
+    buys = Fact("supplies", EntityRef("Talison Lithium", "Corporation", ual=U + "3"), quokka)
+    located = Fact("locatedIn", quokka, perth)
+    mined_at = Fact("operatesIn", quokka, lode)
+    for fact in (supplies, buys, located, mined_at):
+        fact.evidence.append(EvidenceItem(source="https://a.org/1", snippet="Quokka ships ore."))
+    entity = entity_asset(quokka, [supplies, buys, supplies], [], "2026-11-23", [located])
+    validate_asset(entity)
+    assert entity["linkedAssets"] == [U + "2", U + "6", U + "3", U + "5"]
+    # A place known only as where another new entity works: nothing of the DKG is at hand.
+    place = entity_asset(lode, [], [], "2026-11-23", cited=[mined_at])
+    assert place["linkedAssets"] == []
+
+
 def test_what_an_answering_sentence_says_of_its_subject_joins_the_claims_while_room_is_left() -> (
     None
 ):
@@ -266,6 +288,9 @@ def test_a_new_entity_says_where_the_relevant_sources_put_it() -> None:
     assert "location" not in entities["Brann Metals"]  # Graz is not relevant evidence
     assert lindau["provenance"]["evidence"][0]["snippet"] == "Osterra Mining operatesIn Lindau."
     assert "subjectOf" not in lindau or lindau["subjectOf"] == []
+    # Seed r11: every candidate row carries the array, an entity with no DKG asset at hand too.
+    assert all(isinstance(r["asset"]["linkedAssets"], list) for r in rows)
+    assert lindau["linkedAssets"] == []
 
 
 def test_a_supply_claim_links_what_is_supplied_and_proposes_new_goods() -> None:
