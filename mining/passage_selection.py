@@ -10,12 +10,14 @@ linear in the text it reads, and a very long document is read a part at a time
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from mining.name_runs import CALENDAR_WORDS
+from mining.name_runs import CALENDAR_WORDS, LEADING_FUNCTION_WORDS
 from mining.parsing import after_heading
+from mining.sentence_starts import sentence_starts
 
 # Hybrid ranking: BM25 finds candidates by their words, the embedding orders them by
 # meaning. A word every passage shares ("lithium" in a lithium corpus) has an IDF near zero,
@@ -97,8 +99,11 @@ def read_on(hits: list[Any], passages_of: Callable[[int], Sequence[Hit]]) -> lis
 
 # A run of two to five capitalised words, joined by spaces (line breaks of wrapped text
 # included), '&', 'of' or 'de': a full name. A leading article is not part of it.
-_PROPER_RUN = re.compile(r"\b[A-Z][\w'’&-]*(?:\s+(?:&\s+|of\s+|de\s+)?[A-Z][\w'’&-]*){1,4}")
-_ARTICLE = re.compile(r"^(?:The|A|An)\s+")
+# Never over a blank line: a paragraph ends every name in it.
+_GAP = r"(?:[^\S\n]+(?:\n[^\S\n]*)?|\n[^\S\n]*)"
+_PROPER_RUN = re.compile(
+    rf"\b[A-Z][\w'’&-]*(?:{_GAP}(?:&{_GAP}|of{_GAP}|de{_GAP})?[A-Z][\w'’&-]*){{1,4}}"
+)
 _SENTENCE_START = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s+(?=[\"'\u201c\u2018(\[]?[A-Z0-9])")
 
 
@@ -172,12 +177,16 @@ def document_names(text: str) -> list[str]:
     # A heading is written in title case: its words are not names.
     body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
     found: dict[str, None] = {}
+    # A line its writer broke (a heading, a byline, a table row) ends any name on it.
+    breaks = sorted(sentence_starts(body))
     for match in _PROPER_RUN.finditer(body):
         if _after_capitalised_and(body, match.start()):
             continue  # "Drug Administration" of "Food and Drug Administration": a tail
         # "1. Neon" heading the line "Veltrix Semiconductor sources ...": not one name.
         start = after_heading(body, match.start(), match.end())
-        name = " ".join(_ARTICLE.sub("", body[start : match.end()]).split())
+        k = bisect.bisect_right(breaks, start)
+        end = min(match.end(), breaks[k]) if k < len(breaks) else match.end()
+        name = " ".join(LEADING_FUNCTION_WORDS.sub("", body[start:end]).split())
         if len(name.split()) > 1:
             found.setdefault(name, None)
             if len(found) == MAX_DOCUMENT_NAMES:

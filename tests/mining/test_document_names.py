@@ -40,3 +40,15 @@ def test_the_names_of_a_long_document_take_time_linear_in_its_length() -> None:
     names = document_names(text)
     assert time.perf_counter() - started < 30
     assert "Ganfeng Lithium" in names and "Orkneyport" in names
+
+
+def test_a_name_never_runs_over_a_paragraph_or_a_line_its_writer_broke() -> None:
+    text = (
+        "Ferry Notes · 8 October 2024 · by Ingrid Solberg\n\n"
+        "Five Harbours Group said on Monday that it had sold two ships.\n"
+        "In Norway, Fjord Press signed with Kestrel Paper."
+    )
+    found = document_names(text)
+    assert "Ingrid Solberg" in found and "Five Harbours Group" in found
+    assert not any("Solberg Five" in n for n in found)
+    assert "In Norway" not in found
