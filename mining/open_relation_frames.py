@@ -61,7 +61,7 @@ def _attached_clause(
     flags = (is_negated(inner) or is_negated(outer), is_hedged(inner) or is_hedged(outer))
     lemma = inner.lemma_.lower()
     if side and s.doc[side[-1]].dep_ in SUBJECT_DEPS:
-        if _where(outer):  # "Rosyth, where X is converting a hall": X acts there
+        if is_where_clause(outer):  # "Rosyth, where X is converting a hall": X acts there
             return make_relation(dep, head, [*words, "at"], lemma, "at", *flags)
         # The other mention is the clause's subject; the head is its object.
         return None if is_passive(inner) else make_relation(dep, head, words, lemma, "dobj", *flags)
@@ -76,7 +76,7 @@ def _attached_clause(
     return make_relation(head, dep, words, lemma, slot, *flags)
 
 
-def _where(clause: Any) -> bool:
+def is_where_clause(clause: Any) -> bool:
     """A relative clause opened by "where": the head is the place of its act."""
     return any(c.dep_ == "advmod" and c.lower_ == "where" for c in clause.children)
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mining.open_relation_frames import attached, nominal
+from mining.open_relation_frames import attached, is_where_clause, nominal
 from mining.parse_paths import (
     MAX_PATH,
     MISREAD_SUBJECT,
@@ -50,8 +50,10 @@ from mining.parse_paths import (
 def _role(s: ParsedSentence, child: int, verb: int) -> str:
     """How `child` hangs off `verb`, with the misread subject of a small parser repaired."""
     dep = s.doc[child].dep_
-    if dep in MISREAD_SUBJECT and child < verb and not any(
-        c.dep_ in SUBJECT_DEPS for c in s.doc[verb].children
+    if (
+        dep in MISREAD_SUBJECT
+        and child < verb
+        and not any(c.dep_ in SUBJECT_DEPS for c in s.doc[verb].children)
     ):
         return "nsubj"
     return dep
@@ -74,8 +76,20 @@ def _coordinated(s: ParsedSentence, z: int) -> set[int]:
 
 def _coordinated_with(s: ParsedSentence, other: int, x: int, y: int) -> bool:
     """Whether `other` stands in a coordination or apposition with one of the pair."""
-    return other in _coordinated(s, x) | _coordinated(s, y) or bool(
-        {x, y} & _coordinated(s, other)
+    return other in _coordinated(s, x) | _coordinated(s, y) or bool({x, y} & _coordinated(s, other))
+
+
+def _place_within(s: ParsedSentence, t: int, x: int, y: int) -> bool:
+    """'Weiz in Austria, where X builds ...': the parser hangs the "where" clause on the
+    last place, but it tells where the whole phrase's head is; that place is no third
+    party standing between the head and the clause's actor."""
+    tok = s.doc[t]
+    prep = tok.head
+    return (
+        tok.dep_ == "pobj"
+        and prep.dep_ == "prep"
+        and prep.head.i in s.owned[x] | s.owned[y]
+        and any(c.dep_ == "relcl" and is_where_clause(c) for c in tok.children)
     )
 
 
@@ -94,7 +108,7 @@ def _pair(s: ParsedSentence, x: int, y: int) -> OpenRelation | None:
     for t in inner:
         other = s.mention_at.get(t)
         if other is not None and other not in (x, y):
-            if not _coordinated_with(s, other, x, y):
+            if not _coordinated_with(s, other, x, y) and not _place_within(s, t, x, y):
                 return None
     if top in ends:
         return attached(s, x, y, up_x, up_y, top)
@@ -247,4 +261,3 @@ def relations_between(
             if rel is not None:
                 out.append(rel)
     return out
-

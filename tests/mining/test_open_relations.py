@@ -236,3 +236,14 @@ def test_a_clause_opened_by_where_says_where_its_subject_acts() -> None:
     found = relations(text, ["Tromso", "Nordic Tugs"])
     assert ("Nordic Tugs", "run at", "Tromso") in found
     assert not any(p == "run" for _, p, _ in found)
+
+
+def test_a_where_clause_after_a_place_within_a_place_says_where_the_head_is() -> None:
+    # The parser hangs the clause on Lapland; it says where Kemi is used too.
+    text = (
+        "Much of the paper is to come from Kemi in Lapland, where Arctic Pulp runs its"
+        " largest mill."
+    )
+    found = relations(text, ["Kemi", "Lapland", "Arctic Pulp"])
+    assert ("Arctic Pulp", "run at", "Kemi") in found
+    assert ("Kemi", "in", "Lapland") in found
