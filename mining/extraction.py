@@ -26,6 +26,7 @@ from typing import Any
 
 from contracts.tools import SourceDocument, Statement
 from mining.extraction_patterns import Gazetteer, Homonyms, predicate_for
+from mining.implied_agents import acts, implied_agents
 from mining.mentions import Mention
 from mining.names import type_family
 from mining.neighbour_relations import relations_in_sentence
@@ -230,6 +231,7 @@ def read_statements(
     contracts: list[tuple[int, Statement]] = []
     delivered: list[tuple[int, Mention, Mention]] = []
     deadline = time.monotonic() + budget_s
+    done = acts(parsed, mentions)  # who did what, for a later passive that names no agent
     for sent in parsed.sents:
         if sent.start_char < len(lead_in):
             continue
@@ -241,6 +243,7 @@ def read_statements(
             continue  # nothing named here ("the government" names the country said before)
         relations = relations_in(sent, inside, before)
         relations += _fallback(sent, inside, relations)
+        relations += implied_agents(sent, inside, done)
         # A typed reading whose ends do not fit its type ("Vietnam supplies the
         # Philippines": two countries) leaves the pair to the clause's own words, when
         # they say more than a preposition ("Lecanemab in Alzheimer's disease").

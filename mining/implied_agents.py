@@ -1,0 +1,87 @@
+"""The agent a passive leaves out, when the same text named it doing the same act before.
+
+"The competition authority, ACM, has fined four installers ... Brabant Lichttechniek was
+fined 9.8 million euros": the second sentence's fine is the first one's, so ACM fined
+Brabant Lichttechniek. Reports name an act's actor once and then list what it did to
+whom in the passive. A passive with no agent of its own takes the actor of the nearest
+earlier active clause of the same verb in the same text (its headline and lead-in
+included) whose subject is a named party. Pure over the parse; no verb is listed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from mining.mentions import Mention
+from mining.parse_paths import is_hedged, is_negated, is_passive
+from mining.relation_parts import Relation
+
+# Who can act: a named organisation, government or person (a place acts as its state).
+ACTOR_FAMILIES = frozenset({"organization", "place", "person"})
+METHOD = "implied"
+
+
+@dataclass(frozen=True)
+class Act:
+    """An active clause of verb `lemma` (written `form`) at character `at` whose subject
+    is `actor`."""
+
+    at: int
+    lemma: str
+    form: str
+    actor: Mention
+
+    def same_act(self, verb: Any) -> bool:
+        """Whether a passive's participle is this act's verb: by lemma, or by the written
+        participle where the lemmatizer reads one form oddly ("fined" -> "fin")."""
+        return self.lemma == verb.lemma_.lower() or self.form == verb.lower_
+
+
+def _named(tok: Any, mentions: list[Mention]) -> Mention | None:
+    """The mention a token lies in, or the one its apposition names ("the authority,
+    ACM, has fined")."""
+    for t in (tok, *(c for c in tok.children if c.dep_ == "appos")):
+        for m in mentions:
+            if m.start <= t.idx < m.end:
+                return m
+    return None
+
+
+def acts(doc: Any, mentions: list[Mention]) -> list[Act]:
+    """The active clauses of a parsed text whose subject is a named party, in order."""
+    out: list[Act] = []
+    for tok in doc:
+        if tok.pos_ != "VERB" or is_passive(tok) or is_negated(tok):
+            continue
+        for subject in (c for c in tok.children if c.dep_ == "nsubj"):
+            actor = _named(subject, mentions)
+            if actor is not None and actor.family in ACTOR_FAMILIES:
+                out.append(Act(tok.idx, tok.lemma_.lower(), tok.lower_, actor))
+    return out
+
+
+def implied_agents(sent: Any, inside: list[Mention], earlier: list[Act]) -> list[Relation]:
+    """Relations from the actor of an earlier act to the named subject of a passive of
+    the same verb in `sent` that names no agent ("X was fined" after "ACM fined ...")."""
+    out: list[Relation] = []
+    for tok in sent:
+        if tok.pos_ != "VERB" or not any(c.dep_ == "auxpass" for c in tok.children):
+            continue
+        if any(c.dep_ == "agent" for c in tok.children):
+            continue
+        before = [a for a in earlier if a.at < tok.idx and a.same_act(tok)]
+        if not before:
+            continue
+        actor, lemma = before[-1].actor, before[-1].lemma
+        for patient_tok in (c for c in tok.children if c.dep_ == "nsubjpass"):
+            patient = _named(patient_tok, inside)
+            if patient is None or patient.name == actor.name:
+                continue
+            out.append(
+                Relation(actor, lemma, patient, is_negated(tok), is_hedged(tok), METHOD)
+            )
+    return out
+
+
+__all__ = ["Act", "acts", "implied_agents"]

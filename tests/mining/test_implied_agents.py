@@ -1,0 +1,40 @@
+"""A passive that names no agent takes the actor of the same act named earlier in the
+text: invented companies and countries (tests/mining/extraction_reading.py), no verb
+listed anywhere."""
+
+from __future__ import annotations
+
+from tests.mining.extraction_reading import read_events
+
+LEAD = "The Freedonian regulator, Sylvania, has fined three miners for rigging bids."
+
+
+def test_a_passive_without_agent_takes_the_actor_of_the_same_earlier_act() -> None:
+    found = read_events(f"{LEAD} Osterra Mining was fined 9 million euros.")
+    # The relation is named by the act's lemma (the small model's lemmatizer gives "fin").
+    assert {(s, o) for s, _, o in found} == {("Sylvania", "Osterra Mining")}
+
+
+def test_the_act_may_be_named_in_another_form_of_the_verb() -> None:
+    text = "Freedonia suspends Kalvik Metals. Osterra Mining was suspended in May too."
+    assert ("Freedonia", "suspend", "Osterra Mining") in read_events(text)
+
+
+def test_a_passive_of_another_verb_takes_no_actor() -> None:
+    found = read_events(f"{LEAD} Osterra Mining was acquired in 2020.")
+    assert not any(o == "Osterra Mining" and s == "Sylvania" for s, _, o in found)
+
+
+def test_a_passive_with_its_own_agent_keeps_it() -> None:
+    found = read_events(f"{LEAD} Osterra Mining was fined by Freedonia in May.")
+    assert not any(s == "Sylvania" and o == "Osterra Mining" for s, _, o in found)
+
+
+def test_an_act_named_only_later_explains_no_earlier_passive() -> None:
+    found = read_events(f"Osterra Mining was fined 9 million euros. {LEAD}")
+    assert not any(s == "Sylvania" and o == "Osterra Mining" for s, _, o in found)
+
+
+def test_a_denied_act_names_no_actor() -> None:
+    text = "Freedonia did not suspend Kalvik Metals. Osterra Mining was suspended in May."
+    assert not any(s == "Freedonia" and o == "Osterra Mining" for s, _, o in read_events(text))
