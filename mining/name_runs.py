@@ -9,6 +9,7 @@ nouns that holds the NER's span whole is the name; a run coordinated with a type
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -33,6 +34,14 @@ def joining_hyphen(tok: Any) -> bool:
 # Brooke Rollins ...").
 NOT_NAME_ENTITIES = frozenset(
     {"DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY"}
+)
+
+# An article or a preposition a sentence-initial capital sweeps into a name ("Through NCEL,
+# India ...", "By Dana Whitcombe", "In Europe, X ..."); not "on"/"under", which open names.
+LEADING_FUNCTION_WORDS = re.compile(
+    r"^(?:the|a|an|through|by|from|via|in|at|for|with|after|before|during|into|across"
+    r"|against|between|within|since)\s+",
+    re.IGNORECASE,
 )
 
 # Month and day names are capitalised English words, not parts of the names beside them.
@@ -115,8 +124,9 @@ def coordinated_names(
             them = doc.char_span(other.start, other.end, alignment_mode="expand")
             if them is not None and any(t.i == them.root.i for t in siblings):
                 out.append(
-                    replace(other, text=name, name=name, start=start, end=end, ual=None,
-                            origin="ner")  # fmt: skip
+                    replace(
+                        other, text=name, name=name, start=start, end=end, ual=None, origin="ner"
+                    )  # fmt: skip
                 )
                 break
     return out

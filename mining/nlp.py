@@ -32,6 +32,7 @@ from mining.mentions import (
     short_forms,
 )
 from mining.name_runs import (
+    LEADING_FUNCTION_WORDS,
     apposed_kind,
     apposed_names,
     coordinated_names,
@@ -79,9 +80,6 @@ PLACE_WORDS = frozenset(
     mountain port province region reserve river salar site state strait territory valley
     plant refinery project""".split()
 )
-# An article or a preposition a sentence-initial capital swept into a name ("Through
-# NCEL, India approved ...", "By Dana Whitcombe"): English function words.
-_LEADING = re.compile(r"^(?:the|a|an|through|by|from|via)\s+", re.IGNORECASE)
 _TRAILING = re.compile(r"(?:['’]s|['’]|[\s,.;:]+)$")
 MAX_NAME_WORDS = 8
 
@@ -132,7 +130,7 @@ def resolver_for(gazetteer: Gazetteer, digest: str | None = None) -> Resolver:
 
 def _clean(text: str) -> str:
     text = _TRAILING.sub("", text.strip())
-    return _LEADING.sub("", text).strip()
+    return LEADING_FUNCTION_WORDS.sub("", text).strip()
 
 
 def _common_noun(word: str) -> bool:
@@ -262,8 +260,9 @@ def _proper_chunks(doc: Any) -> list[tuple[int, int, str]]:
     run: list[Any] = []
     joiners = (*NAME_JOINERS, "&")
     for tok in [*doc, None]:
-        if tok is not None and (tok.pos_ == "PROPN" or (run and (tok.lower_ in joiners
-                                                          or joining_hyphen(tok)))):
+        if tok is not None and (
+            tok.pos_ == "PROPN" or (run and (tok.lower_ in joiners or joining_hyphen(tok)))
+        ):
             run.append(tok)
             continue
         for part in _split_at_and(run):

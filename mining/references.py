@@ -70,6 +70,8 @@ def referent(
     `tok` is a bare definite noun; else, for a noun that names organisations in general
     (`org_words`: "the company", "the security company"), the organisation the text was
     just talking about. `named`: the mentions of the text so far, in order."""
+    if tok.dep_ == "appos":
+        return None  # "Kallavesi Voima, the Finnish utility": it says what its head is
     lemma = tok.lemma_.lower()
     general = lemma in org_words
     bare = bare_definite(tok)

@@ -243,3 +243,4 @@ def test_what_a_speaker_said_of_a_party_ranks_after_what_a_sentence_states() -> 
 def test_a_preposition_a_sentence_start_swept_in_is_no_part_of_the_name() -> None:
     assert names("Through Kestrel Lines, Norway shipped salmon to Japan.")[0] == "Kestrel Lines"
     assert "Ingrid Solberg" in names("By Ingrid Solberg, Oslo bureau.")
+    assert names("In Norway, Fjord Press signed with Kestrel Paper.")[0] == "Norway"

@@ -76,3 +76,12 @@ def test_one_thing_done_is_no_goods_but_a_kind_of_thing_is() -> None:
     assert not any(p == "produces" for _, p, _ in offer), offer
     atlases = triples("Heron Books makes printed atlases in Kirkwall.")
     assert ("Heron Books", "produces", "printed atlases") in atlases
+
+
+def test_an_apposition_says_what_its_own_name_is_and_points_back_to_nothing() -> None:
+    text = (
+        "Heron Books hired Strand Printing in March. "
+        "In Norway, Fjord Press, the Bergen company, signed with Kestrel Paper."
+    )
+    assert meant(text, text.index("company,")) is None
+    assert not any(s == "Heron Books" and o == "Kestrel Paper" for s, _, o in triples(text))
