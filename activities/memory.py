@@ -28,7 +28,8 @@ class MemoryActivities:
     @activity.defn(name=LOAD_MEMORY_NOTES)
     async def load_memory_notes(self, inp: LoadNotesInput) -> dict[str, str]:
         """The notes a run reads: each at most `note_chars` characters (the head and the
-        latest run sections, storage/sql/note_view.py); the notes themselves stay whole."""
+        latest run sections, storage/sql/note_view.py, read from those rows only); the
+        notes themselves stay whole."""
         return await asyncio.to_thread(self._repo.read_tags, inp.tags, self._note_chars)
 
     @activity.defn(name=APPEND_MEMORY_NOTES)
@@ -41,14 +42,14 @@ class MemoryActivities:
                 for tag in inp.tags
             ]
             for outcome in outcomes:
-                self._audited(inp, outcome.path, outcome.version)
+                self._audited(inp, outcome.path, outcome.section)
             return AppendNotesOutput(
                 paths=[o.path for o in outcomes], appended=sum(o.appended for o in outcomes)
             )
 
         return await asyncio.to_thread(body)
 
-    def _audited(self, inp: AppendNotesInput, path: str, version: int) -> None:
+    def _audited(self, inp: AppendNotesInput, path: str, section: int) -> None:
         if self._audit is None:
             return
         # Keyed by step and note: a retried append (which appends nothing) audits once.
@@ -57,6 +58,6 @@ class MemoryActivities:
             kind="memory",
             tool=APPEND_MEMORY_NOTES,
             principal=current_principal(),
-            detail={"path": path, "step": inp.step, "version": version, "lines": len(inp.lines)},
+            detail={"path": path, "step": inp.step, "section": section, "lines": len(inp.lines)},
             event_key=f"memory:{inp.step}:{path}",
         )

@@ -112,6 +112,7 @@ def rows(r: dict[str, Any]) -> list[tuple[str, Any, str, str]]:
             out.append(("without Temporal, one process: runs/min, ratio to the ceiling",
                         f"{thr['without_temporal_runs_per_min']}, "
                         f"{thr['without_temporal_ratio']}", "—", "—"))  # fmt: skip
+    out += memory_rows(r)
     rss = r.get("rss")
     if rss:
         mb = {reading["runs"]: reading["up_mb"] for reading in rss["readings"]}
@@ -127,6 +128,23 @@ def rows(r: dict[str, Any]) -> list[tuple[str, Any, str, str]]:
                     f"{rec['completed']} / {rec['same_candidates']} of {rec['kills']}",
                     "all", verdict(rec["kills"], rec["completed"] == rec["same_candidates"]
                                    == rec["kills"])))  # fmt: skip
+    return out
+
+
+def memory_rows(r: dict[str, Any]) -> list[tuple[str, Any, str, str]]:
+    """bench/memory.py's figures per database: appends by its writers to one long note, and
+    a run's read of that note meanwhile."""
+    out = []
+    appends, reads = r.get("memory_append_p95_ms", {}), r.get("memory_read_p95_ms", {})
+    for db, fig in sorted(r.get("memory", {}).items()):
+        if db not in appends:
+            continue
+        where = f"{db}, {fig['writers']} writers, a note of {fig['sections']:,} run sections"
+        value = appends[db]
+        out.append((f"memory_append_p95_ms ({where})", value, "< 20 ms",
+                    verdict(value, value < 20)))  # fmt: skip
+        out.append((f"memory_read_p95_ms ({db}, a run's view of that note meanwhile)",
+                    reads.get(db), "—", "—"))  # fmt: skip
     return out
 
 
@@ -255,7 +273,11 @@ def main() -> int:
         "`direct_s` over the same ceiling: the mining work alone, one run after another in",
         "one process, with no Temporal cost at all. `reexecuted_per_kill`: activity",
         "tasks completed on attempt > 1 plus audited tool calls beyond an uninterrupted",
-        "run's, per SIGKILL of the worker.",
+        "run's, per SIGKILL of the worker. `memory_append_p95_ms`: the p95 of 500 appends",
+        "by 20 threads sharing one engine to a note that already holds 10,000 run sections,",
+        "the median over 5 such rounds (bench/memory.py); `memory_read_p95_ms`: the same of",
+        "a run's read of that note (its head and latest sections, `KM_MEMORY_NOTE_CHARS`)",
+        "while they append.",
         "Time to resume includes the new worker process's start (about 5 s here).",
         "Each concurrency level runs on a fresh worker process after one uncounted run on a",
         "thread of its own (a serving worker has its models loaded and its workflow modules",

@@ -55,7 +55,7 @@ async def run_demo(settings: Settings) -> int:
             f"DKG {where}, model '{settings.model_name}'"
         )
         memory = MemoryRepository(stack.services.engine)
-        before = {(n.domain_tag, n.name): n.version for n in memory.list_notes()}
+        before = {(n.domain_tag, n.name): n.sections for n in memory.list_notes()}
         request = MiningRequest(query=DEMO_QUESTION, domainTags=DEMO_TAGS, review="required")
         handle = await start_run(stack.client, settings.task_queue, request)
         say(f"\nrun {handle.id}  thread {request.threadId}\nquestion: {DEMO_QUESTION}")
@@ -155,10 +155,10 @@ async def run_demo(settings: Settings) -> int:
         say("\nmemory notes that grew:")
         for note in memory.list_notes():
             old = before.get((note.domain_tag, note.name), 0)
-            if note.version > old:
+            if note.sections > old:
                 say(
-                    f"  /memories/knowledge/{note.domain_tag}/{note.name}.md  "
-                    f"v{old} -> v{note.version} ({len(note.content)} chars)"
+                    f"  {note.path}  {old} -> {note.sections} run sections "
+                    f"({len(note.content)} chars)"
                 )
         say(f"\ndone in {time.monotonic() - started:.1f}s")
         found = {row["ual"] for row in rows}

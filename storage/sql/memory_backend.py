@@ -5,6 +5,10 @@ The workflow routes `/memories/` to this backend through a CompositeBackend and
 there is a `deepagents.backend_op` activity that runs here, on the worker.
 StateBackend already implements the file semantics (ls, read windows, edit,
 grep, glob) over a dict of files; this class only swaps where that dict lives.
+
+An agent reads each note whole (its head and every run section) and may change its head
+(the text above the first run section) against the version it read; a write that would
+change a run section is refused with the reason, as a stale one is.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from deepagents.backends import StateBackend
 from deepagents.backends.protocol import DeleteResult, EditResult, WriteResult
 
 from contracts.run import NOTE_NAMES, TAG_PATTERN
-from storage.sql.memory_repo import MemoryRepository, StaleNoteError
+from storage.sql.memory_repo import MemoryRepository, SectionEditError, StaleNoteError
 
 # Paths arrive with the route prefix stripped: /knowledge/<tag>/<note>.md
 NOTE_PATH = re.compile(r"^/knowledge/([^/]+)/([^/]+)\.md$")
@@ -80,7 +84,7 @@ class SqlMemoryBackend(StateBackend):
             return WriteResult(error=refusal)
         try:
             return super().write(file_path, content)
-        except StaleNoteError as exc:
+        except (StaleNoteError, SectionEditError) as exc:
             return WriteResult(error=str(exc))
 
     def edit(
@@ -91,7 +95,7 @@ class SqlMemoryBackend(StateBackend):
             return EditResult(error=refusal)
         try:
             return super().edit(file_path, old_string, new_string, replace_all)
-        except StaleNoteError as exc:
+        except (StaleNoteError, SectionEditError) as exc:
             return EditResult(error=str(exc))
 
     def delete(self, file_path: str) -> DeleteResult:

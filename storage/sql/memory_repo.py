@@ -1,195 +1,208 @@
-"""Long-term memory notes: read per tag, append idempotently, never lose an update."""
+"""Long-term memory notes: a head per note and its run sections as rows.
+
+A note (`/memories/knowledge/<tag>/<name>.md`) is its head (`MemoryNote`: the title and
+what people wrote above the first run section) followed by its run sections
+(`MemorySection`, in the order they were written). A run's append is one INSERT of its
+section, keyed by (note, run, step): a retried append finds the key taken and adds
+nothing, and concurrent runs never touch the same row, so none retries another and an
+append costs the same on a note of 10,000 sections as on a new one. An edit replaces the
+head only, against the version it read (`StaleNoteError` otherwise); run sections stay
+as runs wrote them (`SectionEditError`). A run reads each note as a bounded view built
+from its latest rows (storage/sql/note_rows.py); the API and the agents read it whole.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
-from sqlalchemy import bindparam, insert, update
-from sqlalchemy import select as sa_select
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
 
 from contracts.run import NOTE_NAMES, memory_path
-from storage.sql.note_view import RUN_HEADING, note_view
-from storage.sql.tables import MemoryAppend, MemoryNote, utcnow
-
-NOTE_TITLES = {
-    "discovery-notes": "Discovery Notes",
-    "schema-notes": "Schema Notes",
-    "validation-rules": "Validation Rules",
-}
-
-
-class _Overtaken(Exception):
-    """Another writer updated the note between this append's read and its write."""
+from storage.sql.note_rows import read_views
+from storage.sql.note_view import RUN_HEADING, default_head, section_text, split_note
+from storage.sql.section_append import appender
+from storage.sql.tables import MemoryNote, MemorySection, utcnow
 
 
 class StaleNoteError(RuntimeError):
-    """A note changed between an agent's read and its write."""
+    """A note's head changed between an agent's read and its write."""
+
+
+class SectionEditError(ValueError):
+    """A write that would change or add a run section: sections stay as runs wrote them."""
 
 
 @dataclass(frozen=True)
 class AppendOutcome:
     path: str
     appended: bool
-    version: int
+    section: int  # the id of the row that holds the section
 
 
-# The append's statements, with their values bound per call.
-_APPENDED = sa_select(MemoryAppend.id).where(
-    MemoryAppend.run_id == bindparam("a_run"),
-    MemoryAppend.domain_tag == bindparam("a_tag"),
-    MemoryAppend.name == bindparam("a_name"),
-    MemoryAppend.step == bindparam("a_step"),
-)
-_NOTE = sa_select(MemoryNote.id, MemoryNote.content, MemoryNote.version).where(
-    MemoryNote.domain_tag == bindparam("n_tag"), MemoryNote.name == bindparam("n_name")
-)
-_NEW_NOTE = insert(MemoryNote)
-_MOVE_ON = (
-    update(MemoryNote)
-    .where(MemoryNote.id == bindparam("n_id"), MemoryNote.version == bindparam("n_version"))
-    .values(
-        content=bindparam("n_content"),
-        version=bindparam("n_next"),
-        updated_at=bindparam("n_at"),
-        updated_by_run=bindparam("n_run"),
-    )
-)
-_NEW_APPEND = insert(MemoryAppend)
+@dataclass(frozen=True)
+class Note:
+    """A note as it is read: `content` is its head and then every run section."""
+
+    domain_tag: str
+    name: str
+    head: str
+    content: str
+    version: int  # the head's: an append leaves it, an edit moves it on
+    sections: int
+    updated_at: datetime
+    updated_by_run: str | None
+
+    @property
+    def path(self) -> str:
+        return memory_path(self.domain_tag, self.name)
+
+
+def _same_note(tag: str, name: str) -> list:  # type: ignore[type-arg]
+    return [MemorySection.domain_tag == tag, MemorySection.name == name]
 
 
 class MemoryRepository:
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
 
-    def read(self, tag: str, name: str) -> MemoryNote | None:
-        with Session(self._engine) as session:
-            return session.exec(
-                select(MemoryNote).where(MemoryNote.domain_tag == tag, MemoryNote.name == name)
-            ).first()
-
-    def read_tags(self, tags: list[str], limit: int | None = None) -> dict[str, str]:
-        """Path -> content for every note of the given tags (missing notes are empty);
-        with `limit`, each note as a run reads it (storage/sql/note_view.py)."""
-        notes = {memory_path(tag, name): "" for tag in tags for name in NOTE_NAMES}
-        query = sa_select(MemoryNote.domain_tag, MemoryNote.name, MemoryNote.content).where(
-            col(MemoryNote.domain_tag).in_(tags)
-        )
-        with self._engine.connect() as conn:
-            for tag, name, content in conn.execute(query):
-                if (path := memory_path(tag, name)) in notes:
-                    notes[path] = content if limit is None else note_view(content, limit)
-        return notes
-
-    def list_notes(self, tag: str | None = None) -> list[MemoryNote]:
-        with Session(self._engine) as session:
-            stmt = select(MemoryNote).order_by(MemoryNote.domain_tag, MemoryNote.name)
-            if tag:
-                stmt = stmt.where(MemoryNote.domain_tag == tag)
-            return list(session.exec(stmt).all())
-
-    def put(
-        self, *, tag: str, name: str, content: str, run_id: str | None, expected_version: int
-    ) -> int:
-        """Replace a note's content if nobody changed it since `expected_version` was read.
-
-        Returns the new version. Writing the content the note already has is a no-op,
-        so a retried write is harmless; a note that moved on raises StaleNoteError
-        instead of silently dropping another run's update.
-        """
-        with Session(self._engine) as session:
-            note = session.exec(
-                select(MemoryNote).where(MemoryNote.domain_tag == tag, MemoryNote.name == name)
-            ).first()
-            if note is not None and note.content == content:
-                return note.version
-            current = note.version if note is not None else 0
-            if current != expected_version:
-                raise StaleNoteError(
-                    f"{memory_path(tag, name)} changed since it was read "
-                    f"(version {expected_version} -> {current}); read it again"
-                )
-            try:
-                if note is None:
-                    session.add(
-                        MemoryNote(
-                            domain_tag=tag,
-                            name=name,
-                            content=content,
-                            version=1,
-                            updated_by_run=run_id,
-                        )
-                    )
-                    session.commit()
-                    return 1
-                result = session.execute(
-                    update(MemoryNote)
-                    .where(MemoryNote.id == note.id, MemoryNote.version == current)
-                    .values(
-                        content=content,
-                        version=current + 1,
-                        updated_at=utcnow(),
-                        updated_by_run=run_id,
-                    )
-                )
-                if result.rowcount != 1:
-                    raise StaleNoteError(f"{memory_path(tag, name)} changed while writing")
-                session.commit()
-                return current + 1
-            except IntegrityError as exc:
-                raise StaleNoteError(f"{memory_path(tag, name)} was created meanwhile") from exc
+    # -- writes --------------------------------------------------------------------------
 
     def append(
         self, *, run_id: str, step: str, tag: str, name: str, lines: list[str]
     ) -> AppendOutcome:
-        """Append lines once per (run, note, step); retries and races are safe.
+        """Append a run section once per (run, note, step): one INSERT (shared with the
+        appends waiting at the same moment, storage/sql/section_append.py), no read of
+        the note; a retried activity finds its section there and appends nothing."""
+        row = {"domain_tag": tag, "name": name, "run_id": run_id, "step": step,
+               "content": section_text(run_id, step, lines), "created_at": utcnow()}  # fmt: skip
+        appended, section = appender(self._engine).append(row)
+        return AppendOutcome(memory_path(tag, name), appended, section)
 
-        The ledger row and the note update commit together, so a retried
-        activity finds the ledger row and appends nothing. Concurrent runs
-        update with a version check and retry, so neither loses its lines.
+    def put(
+        self, *, tag: str, name: str, content: str, run_id: str | None, expected_version: int
+    ) -> int:
+        """Replace a note's head if nobody edited it since `expected_version` was read.
+
+        `content` is the new head, or the whole note as read with its head changed: the
+        text from its first run heading on may only repeat sections the note holds
+        (sections written since the read are kept, as is every section). Returns the
+        new version. Writing the head the note already has is a no-op, so a retried write
+        is harmless; a head that moved on raises StaleNoteError instead of silently
+        dropping another edit.
         """
         path = memory_path(tag, name)
-        text = "\n".join(f"- {line.strip()}" for line in lines if line.strip())
-        section = f"\n{RUN_HEADING}{run_id} ({step})\n{text}\n"
-        ledger = {"a_run": run_id, "a_tag": tag, "a_name": name, "a_step": step}
-        # Plain statements built once (module level), not an ORM session: every run appends
-        # several times, and the rows are never needed as objects here.
-        for _ in range(20):
+        head, pieces = split_note(content)
+        with self._engine.begin() as conn:
+            note = conn.execute(
+                select(MemoryNote.id, MemoryNote.head.label("head"), MemoryNote.version).where(
+                    MemoryNote.domain_tag == tag, MemoryNote.name == name
+                )
+            ).first()
+            if pieces:  # the note as read: each of its sections must be one the note holds
+                held = set(
+                    conn.execute(select(MemorySection.content).where(*_same_note(tag, name)))
+                    .scalars()
+                    .all()
+                )
+                if any(piece not in held for piece in pieces):
+                    raise SectionEditError(
+                        f"{path}: run sections stay as runs wrote them; edit the text above "
+                        f"the first '{RUN_HEADING.strip()} ...' heading"
+                    )
+            opening = conn.execute(
+                select(func.substr(MemorySection.content, 1, 1))
+                .where(*_same_note(tag, name))
+                .order_by(MemorySection.id)
+                .limit(1)
+            ).scalar()
+            if head and not head.endswith("\n") and opening not in (None, "\n"):
+                head += "\n"  # the first heading must stay at the start of a line
+            current = note.version if note is not None else 0
+            if note is not None and note.head == head:
+                return current
+            if note is None and opening is not None and head == default_head(tag, name):
+                return current
+            if current != expected_version:
+                raise StaleNoteError(
+                    f"{path} changed since it was read "
+                    f"(version {expected_version} -> {current}); read it again"
+                )
+            values = {"head": head, "version": current + 1, "updated_at": utcnow(),
+                      "updated_by_run": run_id}  # fmt: skip
             try:
-                with self._engine.begin() as conn:
-                    done = conn.execute(_APPENDED, ledger).first()
-                    note = conn.execute(_NOTE, {"n_tag": tag, "n_name": name}).first()
-                    if done is not None:
-                        return AppendOutcome(path, False, note.version if note else 0)
-                    now = utcnow()
-                    if note is None:
-                        header = f"# {NOTE_TITLES.get(name, name)} - {tag}\n"
-                        conn.execute(
-                            _NEW_NOTE,
-                            {"domain_tag": tag, "name": name, "content": header + section,
-                             "version": 1, "updated_at": now, "updated_by_run": run_id},
-                        )  # fmt: skip
-                        version = 1
-                    else:
-                        version = note.version + 1
-                        result = conn.execute(
-                            _MOVE_ON,
-                            {"n_id": note.id, "n_version": note.version,
-                             "n_content": note.content + section, "n_next": version,
-                             "n_at": now, "n_run": run_id},
-                        )  # fmt: skip
-                        if result.rowcount != 1:
-                            raise _Overtaken
-                    conn.execute(
-                        _NEW_APPEND,
-                        {"run_id": run_id, "domain_tag": tag, "name": name, "step": step,
-                         "created_at": now},
-                    )  # fmt: skip
-                return AppendOutcome(path, True, version)
-            except (IntegrityError, _Overtaken):
-                # Another writer created the note or the ledger row, or moved the note on,
-                # first: everything of this attempt is rolled back; look again.
-                continue
-        raise RuntimeError(f"could not append to {path}: too much contention")
+                if note is None:
+                    conn.execute(insert(MemoryNote).values(domain_tag=tag, name=name, **values))
+                    return 1
+                moved = conn.execute(
+                    update(MemoryNote)
+                    .where(MemoryNote.id == note.id, MemoryNote.version == current)
+                    .values(**values)
+                )
+            except IntegrityError as exc:
+                raise StaleNoteError(f"{path} was created meanwhile") from exc
+            if moved.rowcount != 1:
+                raise StaleNoteError(f"{path} changed while writing")
+            return current + 1
+
+    # -- reads ---------------------------------------------------------------------------
+
+    def read(self, tag: str, name: str) -> Note | None:
+        """The whole note, or None if nothing was written to it."""
+        return self._whole([tag], name).get((tag, name))
+
+    def list_notes(self, tag: str | None = None) -> list[Note]:
+        """Every note (of `tag`), whole, by tag and name."""
+        return [note for _, note in sorted(self._whole(None if tag is None else [tag]).items())]
+
+    def read_tags(self, tags: list[str], limit: int | None = None) -> dict[str, str]:
+        """Path -> content for every note of the given tags (missing notes are empty);
+        with `limit`, each note as a run reads it (storage/sql/note_view.py), read from its
+        head and its latest sections only."""
+        if limit is None:
+            whole = {n.path: n.content for n in self._whole(tags).values()}
+            return {memory_path(t, n): whole.get(memory_path(t, n), "")
+                    for t in tags for n in NOTE_NAMES}  # fmt: skip
+        with self._engine.connect() as conn:
+            return read_views(conn, tags, limit)
+
+    def _whole(
+        self, tags: list[str] | None, name: str | None = None
+    ) -> dict[tuple[str, str], Note]:
+        """Whole notes of `tags` (None: of every tag), only those called `name` if given."""
+        heads = select(
+            MemoryNote.domain_tag, MemoryNote.name, MemoryNote.head, MemoryNote.version,
+            MemoryNote.updated_at, MemoryNote.updated_by_run,
+        )  # fmt: skip
+        rows = select(MemorySection.domain_tag, MemorySection.name, MemorySection.content,
+                      MemorySection.created_at, MemorySection.run_id)  # fmt: skip
+        if tags is not None:
+            heads = heads.where(MemoryNote.domain_tag.in_(tags))  # type: ignore[attr-defined]
+            rows = rows.where(MemorySection.domain_tag.in_(tags))  # type: ignore[union-attr]
+        if name is not None:
+            heads = heads.where(MemoryNote.name == name)
+            rows = rows.where(MemorySection.name == name)
+        rows = rows.order_by(MemorySection.domain_tag, MemorySection.name, MemorySection.id)
+        with self._engine.connect() as conn:
+            found = {(t, n): (h, v, at, by) for t, n, h, v, at, by in conn.execute(heads)}
+            sections: dict[tuple[str, str], list[tuple[str, datetime, str | None]]] = {}
+            for t, n, text, at, by in conn.execute(rows):
+                sections.setdefault((t, n), []).append((text, at, by))
+        return {key: _note(key, found.get(key), sections.get(key, []))
+                for key in found.keys() | sections.keys()}  # fmt: skip
+
+
+def _note(
+    key: tuple[str, str],
+    head: tuple[str, int, datetime, str | None] | None,
+    sections: list[tuple[str, datetime, str | None]],
+) -> Note:
+    tag, name = key
+    text, version, at, by = head if head is not None else (default_head(tag, name), 0, None, None)
+    if sections and (at is None or sections[-1][1] > at):
+        at, by = sections[-1][1], sections[-1][2]
+    assert at is not None  # a note has a head row or a section
+    return Note(tag, name, text, text + "".join(s for s, _, _ in sections), version,
+                len(sections), at, by)  # fmt: skip

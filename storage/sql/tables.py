@@ -13,21 +13,53 @@ def utcnow() -> datetime:
 
 
 class MemoryNote(SQLModel, table=True):
-    """A long-term memory note, e.g. /memories/knowledge/supply_chain/discovery-notes.md."""
+    """The head of a long-term memory note (e.g. /memories/knowledge/supply_chain/
+    discovery-notes.md): its title and what people wrote above its first run section.
+
+    `version` counts the head's edits (optimistic: an edit names the version it read); the
+    run sections are `MemorySection` rows, so an append changes no row here. A note a run
+    started has no head row until someone edits it (its head is then its title). The head
+    is kept in the column `content`, which held the whole note before revision 0005 (a
+    migration does not rename what a previous release's processes still read).
+    """
 
     __table_args__ = (UniqueConstraint("domain_tag", "name"),)
 
     id: int | None = Field(default=None, primary_key=True)
     domain_tag: str = Field(index=True, max_length=64)
     name: str = Field(max_length=64)
-    content: str = ""
+    head: str = Field(default="", sa_column_kwargs={"name": "content"})
     version: int = 0
     updated_at: datetime = Field(default_factory=utcnow)
     updated_by_run: str | None = None
 
 
+class MemorySection(SQLModel, table=True):
+    """One run section of a memory note, its text as it stands in the note
+    (`\\n## Run <run> (<step>)\\n- line...`). Written once per (run, note, step): the unique
+    key makes a retried append insert nothing. Sections carried over from a note's text by
+    revision 0005 whose heading named no run, or a (run, step) already taken, have no key.
+    The note is its head and its sections in `id` order; `ix_memorysection_note` reads
+    the latest ones."""
+
+    __table_args__ = (
+        UniqueConstraint("domain_tag", "name", "run_id", "step"),
+        Index("ix_memorysection_note", "domain_tag", "name", "id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    domain_tag: str = Field(max_length=64)
+    name: str = Field(max_length=64)
+    run_id: str | None = None
+    step: str | None = None
+    content: str
+    created_at: datetime = Field(default_factory=utcnow)
+
+
 class MemoryAppend(SQLModel, table=True):
-    """Ledger that makes an append idempotent per (run, note, step)."""
+    """The append ledger of releases before revision 0005 (one row per (run, note, step)
+    they appended), left for their processes during an upgrade; nothing writes it now:
+    a `MemorySection`'s own key makes an append idempotent."""
 
     __table_args__ = (UniqueConstraint("run_id", "domain_tag", "name", "step"),)
 

@@ -22,9 +22,10 @@ from contracts.run import MiningRequest, Phase
 from kminer.config import Settings
 from kminer.stack import embedded_stack
 from storage.sql.db import make_engine
-from storage.sql.tables import MemoryAppend, MemoryNote, PublishRecord
+from storage.sql.memory_repo import MemoryRepository
+from storage.sql.tables import MemorySection, PublishRecord
 from temporal_client.runs import start_run
-from tests.support.postgres import POSTGRES_ADDRESS, POSTGRES_URL, postgres_answers
+from tests.support.postgres import POSTGRES_ADDRESS, fresh_postgres_database, postgres_answers
 
 QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 
@@ -112,10 +113,16 @@ async def test_a_database_outage_is_retried_and_writes_land_exactly_once(
 ) -> None:
     if not postgres_answers():
         pytest.skip("Postgres is not answering on 127.0.0.1:5432: the outage needs a server")
+    with fresh_postgres_database("km_chaos") as direct:
+        await _outage(settings, direct)
+
+
+async def _outage(settings: Settings, direct: str) -> None:
+    """A run against the database `direct` names, reached through the cuttable proxy."""
     proxy = CuttableProxy()
     port = proxy.start()
     tag = f"chaos{uuid.uuid4().hex[:10]}"
-    url = f"postgresql+psycopg://postgres@127.0.0.1:{port}/test"
+    url = direct.replace("127.0.0.1:5432", f"127.0.0.1:{port}")
     try:
         own = replace(settings, database_url=url)
         async with embedded_stack(own, with_api=False) as stack:
@@ -140,14 +147,16 @@ async def test_a_database_outage_is_retried_and_writes_land_exactly_once(
     assert retried, "some activity needed another attempt"
     assert result.phase == Phase.COMPLETED
 
-    engine = make_engine(POSTGRES_URL)
+    engine = make_engine(direct)
     with Session(engine) as session:
-        appends = session.exec(select(MemoryAppend).where(MemoryAppend.run_id == handle.id)).all()
-        notes = session.exec(select(MemoryNote).where(MemoryNote.domain_tag == tag)).all()
+        sections = session.exec(
+            select(MemorySection).where(MemorySection.run_id == handle.id)
+        ).all()
         records = session.exec(select(PublishRecord).where(PublishRecord.run_id == handle.id)).all()
+    notes = MemoryRepository(engine).list_notes(tag)
     engine.dispose()
-    steps = [(a.name, a.step) for a in appends]
-    assert steps and len(steps) == len(set(steps)), "one ledger row per note and step"
+    steps = [(s.name, s.step) for s in sections]
+    assert steps and len(steps) == len(set(steps)), "one run section per note and step"
     assert {n.name for n in notes} == {name for name, _ in steps}
     for note in notes:
         for name, step in steps:

@@ -18,9 +18,12 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, select
 
+from contracts.run import memory_path
 from storage.sql.audit_log import AuditLog
 from storage.sql.db import make_engine
+from storage.sql.memory_repo import MemoryRepository
 from storage.sql.migrate import _config, current_revision, head_revision
+from storage.sql.note_view import note_view
 from storage.sql.tables import AuditEvent, MemoryNote, ResearchRun
 from tests.support.postgres import fresh_postgres_database, postgres_answers
 
@@ -78,7 +81,7 @@ def test_a_database_of_the_previous_release_is_adopted_with_its_rows(
     try:
         SQLModel.metadata.create_all(engine)
         with Session(engine) as session:
-            session.add(MemoryNote(domain_tag="supply_chain", name="schema-notes", content="x"))
+            session.add(MemoryNote(domain_tag="supply_chain", name="schema-notes", head="x"))
             session.add(AuditEvent(run_id="r", tool="dkg_sparql", args_hash="h", kind="tool"))
             session.commit()
         assert current_revision(engine) is None
@@ -88,7 +91,7 @@ def test_a_database_of_the_previous_release_is_adopted_with_its_rows(
         assert _drift(engine) == []
         with Session(engine) as session:
             note = session.get(MemoryNote, 1)
-            assert note is not None and note.content == "x"
+            assert note is not None and note.head == "x"
     finally:
         engine.dispose()
 
@@ -214,5 +217,89 @@ def test_revision_0004_gives_old_research_tasks_and_their_evidence_an_owner(
         cli = hashlib.sha256(b"cli evidence").hexdigest()
         assert blobs.readable(cli, "ana", sees_every_run=False) is None
         assert blobs.readable(cli, "rita", sees_every_run=True) is not None
+    finally:
+        engine.dispose()
+
+
+# Notes as revision 0004 kept them: the whole text in `memorynote.content`, with the
+# ledger rows of the appends that wrote their run sections.
+OLD_NOTES = {
+    ("supply_chain", "discovery-notes"): (
+        "# Discovery Notes - supply_chain\n"
+        + "".join(f"\n## Run mine-{n:03d} (discovery)\n- finding {n}\n" for n in range(300))
+    ),
+    ("supply_chain", "validation-rules"): (
+        "# Validation Rules - supply_chain\naccept_threshold: 0.8\n"
+        "## Run by hand\n- a heading a person wrote\n"
+        "\n## Run mine-001 (validation)\n- kept\n\n## Run mine-001 (validation)\n- copied\n"
+    ),
+    ("climate", "schema-notes"): "## Run mine-9 (enrichment)\n- opens the note\n",
+    ("climate", "discovery-notes"): "just a head, no run yet",
+}
+
+
+def test_revision_0005_moves_every_run_section_into_a_row_without_loss(
+    empty_url: str,
+) -> None:
+    engine = make_engine(empty_url, migrate=False)
+    try:
+        with engine.begin() as conn:
+            command.upgrade(_config(conn), "0004")
+        at = datetime(2026, 11, 1, tzinfo=UTC).replace(tzinfo=None)
+        with engine.begin() as conn:
+            for (tag, name), content in OLD_NOTES.items():
+                conn.execute(
+                    text("INSERT INTO memorynote (domain_tag, name, content, version,"
+                         " updated_at, updated_by_run) VALUES (:t, :n, :c, 7, :at, 'mine-x')"),
+                    {"t": tag, "n": name, "c": content, "at": at},
+                )  # fmt: skip
+            for n in range(300):
+                conn.execute(
+                    text("INSERT INTO memoryappend (run_id, domain_tag, name, step, created_at)"
+                         " VALUES (:r, 'supply_chain', 'discovery-notes', 'discovery', :at)"),
+                    {"r": f"mine-{n:03d}", "at": at},
+                )  # fmt: skip
+        engine.dispose()
+        engine = make_engine(empty_url)  # what every process does at start
+        assert current_revision(engine) == head_revision()
+        assert _drift(engine) == []
+        # The previous release's ledger stays for its processes during the upgrade.
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM memoryappend")).scalar() == 300
+        repo = MemoryRepository(engine)
+        for (tag, name), content in OLD_NOTES.items():
+            note = repo.read(tag, name)
+            assert note is not None and note.content == content, (tag, name)
+            assert note.version == 7, "an edit based on the last read still holds"
+            for limit in (1000, 8000):
+                view = repo.read_tags([tag], limit)[memory_path(tag, name)]
+                assert view == note_view(content, limit), (tag, name, limit)
+        sections = {(n.domain_tag, n.name): n.sections for n in repo.list_notes()}
+        assert sections == {
+            ("supply_chain", "discovery-notes"): 300,
+            ("supply_chain", "validation-rules"): 3,
+            ("climate", "schema-notes"): 1,
+            ("climate", "discovery-notes"): 0,
+        }
+        # A run's append retried after the upgrade finds its section; a new one appends.
+        retried = repo.append(run_id="mine-042", step="discovery", tag="supply_chain",
+                              name="discovery-notes", lines=["finding 42"])  # fmt: skip
+        copied = repo.append(run_id="mine-001", step="validation", tag="supply_chain",
+                             name="validation-rules", lines=["kept"])  # fmt: skip
+        fresh = repo.append(run_id="mine-300", step="discovery", tag="supply_chain",
+                            name="discovery-notes", lines=["finding 300"])  # fmt: skip
+        assert not retried.appended and not copied.appended and fresh.appended
+        note = repo.read("supply_chain", "discovery-notes")
+        assert note is not None
+        assert note.content == OLD_NOTES[("supply_chain", "discovery-notes")] + (
+            "\n## Run mine-300 (discovery)\n- finding 300\n"
+        )
+        # A head written above a section that opened its note keeps that heading a heading.
+        repo.put(tag="climate", name="schema-notes", content="Prefer filings.", run_id=None,
+                 expected_version=7)  # fmt: skip
+        note = repo.read("climate", "schema-notes")
+        assert note is not None
+        assert note.content == "Prefer filings.\n## Run mine-9 (enrichment)\n- opens the note\n"
+        assert note.sections == 1
     finally:
         engine.dispose()

@@ -6,6 +6,7 @@ import socket
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 POSTGRES_ADDRESS = ("127.0.0.1", 5432)
 POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -42,3 +43,18 @@ def fresh_postgres_database(prefix: str = "km_test") -> Iterator[str]:
                 conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
     finally:
         admin.dispose()
+
+
+@contextmanager
+def own_database_url(kind: str, directory: Path) -> Iterator[str]:
+    """The URL of an empty database of the test's own: a SQLite file in `directory`, or
+    (`kind` "postgres") a new Postgres database, the test skipped when none answers."""
+    if kind == "sqlite":
+        yield f"sqlite:///{directory / 'kminer.db'}"
+        return
+    import pytest
+
+    if not postgres_answers():
+        pytest.skip("Postgres is not answering on 127.0.0.1:5432 (or psycopg missing)")
+    with fresh_postgres_database("km_test") as url:
+        yield url

@@ -25,7 +25,8 @@ NOTE = "/memories/knowledge/supply_chain/discovery-notes.md"
 
 
 class ScriptedNoteKeeper(BaseChatModel):
-    """Stands in for an LLM: read the note, edit it, try a path memory refuses, answer."""
+    """Stands in for an LLM: read the note, edit its head, try to rewrite a run's section
+    and a path memory refuses, answer."""
 
     @property
     def _llm_type(self) -> str:
@@ -44,14 +45,25 @@ class ScriptedNoteKeeper(BaseChatModel):
                     "id": "e",
                     "args": {
                         "file_path": NOTE,
-                        "old_string": "- pattern A",
-                        "new_string": "- pattern A (confirmed)",
+                        "old_string": "# Discovery Notes - supply_chain",
+                        "new_string": "# Discovery Notes - supply_chain\nPattern A is confirmed.",
                     },
                 },
                 {
                     "name": "write_file",
                     "id": "w",
                     "args": {"file_path": "/memories/secrets.txt", "content": "x"},
+                },
+            ],
+            2: [
+                {
+                    "name": "edit_file",
+                    "id": "s",
+                    "args": {
+                        "file_path": NOTE,
+                        "old_string": "- pattern A",
+                        "new_string": "- pattern B",
+                    },
                 },
             ],
         }.get(step)
@@ -124,9 +136,15 @@ async def test_an_agent_reads_and_edits_memory_through_activities(
     assert "- pattern A" in read["content"]
     refused = next(m for m in messages if m["name"] == "write_file")
     assert "long-term memory only holds" in refused["content"]
+    kept = [m["content"] for m in messages if m["name"] == "edit_file"]
+    assert any("run sections stay as runs wrote them" in answer for answer in kept), kept
     note = repo.read("supply_chain", "discovery-notes")
-    assert note is not None and "- pattern A (confirmed)" in note.content
-    assert note.version == 2 and note.updated_by_run == handle.id
+    assert note is not None
+    assert note.content == (
+        "# Discovery Notes - supply_chain\nPattern A is confirmed.\n"
+        "\n## Run earlier (discovery)\n- pattern A\n"
+    ), "the head edited, the run's section as the run wrote it"
+    assert note.version == 1 and note.updated_by_run == handle.id
     assert len(await _backend_ops(handle)) >= 2, "the read and the edit ran as activities"
 
 
@@ -137,13 +155,13 @@ async def test_runs_sharing_a_graph_each_reach_their_own_memory(
     async with Worker(client, task_queue=settings.task_queue, workflows=[MemoryRouteWorkflow]):
         first, _ = await _run_note_keeper(client, settings, shared=True)
         note = repo.read("supply_chain", "discovery-notes")
-        assert note is not None and note.version == 2 and note.updated_by_run == first.id
+        assert note is not None and note.version == 1 and note.updated_by_run == first.id
         second, messages = await _run_note_keeper(client, settings, shared=True)
 
     refused = next(m for m in messages if m["name"] == "write_file")
     assert "long-term memory only holds" in refused["content"]
     note = repo.read("supply_chain", "discovery-notes")
-    assert note is not None and note.version == 3 and note.updated_by_run == second.id
+    assert note is not None and note.version == 2 and note.updated_by_run == second.id
     for handle in (first, second):
         ops = await _backend_ops(handle)
         assert len(ops) >= 2, "the read and the edit ran as activities"

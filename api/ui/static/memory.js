@@ -1,5 +1,6 @@
-// Memory notes of a tag with their versions; admins edit them (a stale version is a 409,
-// shown in words with a way to reload).
+// Memory notes of a tag with their versions; admins edit a note's head, the text above its
+// run sections, which runs write (a stale version is a 409, shown in words with a way to
+// reload).
 
 import { api } from "./api.js";
 import { atLeast } from "./auth.js";
@@ -54,7 +55,8 @@ export class MemoryView {
     const status = h("p", { className: "outcome", role: "status" });
     const card = h("article", { className: "note-card", id, "aria-labelledby": `${id}-title` },
       h("h3", { id: `${id}-title` }, `/memories/knowledge/${tag}/${note.name}.md`),
-      h("p", { className: "muted" }, `version ${note.version} · updated ${
+      h("p", { className: "muted" }, `version ${note.version} · ${note.sections} run section${
+        note.sections === 1 ? "" : "s"} · updated ${
         shortTime(note.updated_at)}${note.updated_by_run ? ` by run ${note.updated_by_run}` : ""}`),
       body, status);
     if (atLeast("admin")) {
@@ -67,14 +69,15 @@ export class MemoryView {
   edit(card, tag, note, status) {
     const areaId = `edit-${tag}-${note.name}`;
     const area = h("textarea", { id: areaId, rows: 14, className: "note-editor" });
-    area.value = note.content;
+    area.value = note.head;
     const save = async () => {
       try {
         const saved = await api(`/api/memory/${tag}/${note.name}`, {
           method: "PUT", body: { content: area.value, version: note.version } });
         status.classList.remove("error");
-        card.replaceWith(this.noteCard(tag, { ...note, content: saved.content,
-          version: saved.version, updated_at: saved.updatedAt, updated_by_run: null }));
+        card.replaceWith(this.noteCard(tag, { ...note, content: saved.content, head: saved.head,
+          version: saved.version, sections: saved.sections, updated_at: saved.updatedAt,
+          updated_by_run: saved.updatedByRun }));
         this.say(`Saved ${saved.path} as version ${saved.version}.`);
       } catch (err) {
         status.classList.add("error");
@@ -83,7 +86,8 @@ export class MemoryView {
       }
     };
     const form = h("div", { className: "note-edit" },
-      h("label", { for: areaId }, `New content (based on version ${note.version})`), area,
+      h("label", { for: areaId },
+        `Head of the note, above its run sections (based on version ${note.version})`), area,
       h("div", { className: "actions" },
         h("button", { type: "button", className: "approve", onClick: save }, "Save note"),
         h("button", { type: "button", onClick: () => this.load() }, "Cancel")));
