@@ -24,7 +24,7 @@ from kminer.config import load_settings
 from kminer.devserver import DevServer, free_port
 from kminer.worker import MODEL_ACTIVITIES, PUBLISH_ACTIVITIES, TOOL_ACTIVITIES, connect
 from tests.support.compose import kminer_services, load_compose
-from tests.support.postgres import fresh_postgres_database, postgres_answers
+from tests.support.postgres import own_database_url
 
 SECRET = "cluster-test-secret-0123456789abcdef"
 QUESTION = {
@@ -55,12 +55,7 @@ def worker_of(identity: str) -> tuple[str, str]:
 
 @pytest.fixture(params=["postgres", "sqlite"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'kminer.db'}"
-        return
-    if not postgres_answers():
-        pytest.skip("Postgres is not answering on 127.0.0.1:5432: the SQLite case runs alone")
-    with fresh_postgres_database("km_cluster") as url:
+    with own_database_url(request.param, tmp_path, "km_cluster") as url:
         yield url
 
 

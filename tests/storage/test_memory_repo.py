@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -14,7 +12,6 @@ from sqlalchemy.engine import Engine
 
 from activities.memory import MemoryActivities
 from contracts.tools import LoadNotesInput
-from storage.sql.db import make_engine
 from storage.sql.memory_repo import (
     AppendOutcome,
     MemoryRepository,
@@ -22,16 +19,6 @@ from storage.sql.memory_repo import (
     StaleNoteError,
 )
 from storage.sql.section_append import appender
-from tests.support.postgres import own_database_url
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
-    """A database of its own at head: a SQLite file, or a new Postgres database."""
-    with own_database_url(request.param, tmp_path) as url:
-        eng = make_engine(url)
-        yield eng
-        eng.dispose()
 
 
 def test_append_is_idempotent_per_run_note_and_step(engine: Engine) -> None:

@@ -3,28 +3,15 @@ through the note's index, and reads exactly as the view of the whole note."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from sqlalchemy import event, insert, text
 from sqlalchemy.engine import Engine
 
 from contracts.run import memory_path
-from storage.sql.db import make_engine
 from storage.sql.memory_repo import MemoryRepository, section_text
 from storage.sql.note_view import note_view
 from storage.sql.tables import MemorySection, utcnow
-from tests.support.postgres import own_database_url
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
-    with own_database_url(request.param, tmp_path) as url:
-        eng = make_engine(url)
-        yield eng
-        eng.dispose()
 
 
 def _fill(repo: MemoryRepository, tag: str, sizes: list[int], head: str | None = None) -> None:

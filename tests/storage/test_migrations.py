@@ -25,7 +25,7 @@ from storage.sql.memory_repo import MemoryRepository
 from storage.sql.migrate import _config, current_revision, head_revision
 from storage.sql.note_view import note_view
 from storage.sql.tables import AuditEvent, MemoryNote, ResearchRun
-from tests.support.postgres import fresh_postgres_database, postgres_answers
+from tests.support.postgres import own_database_url
 
 KMINER = str(Path(sys.executable).with_name("kminer"))
 
@@ -33,12 +33,7 @@ KMINER = str(Path(sys.executable).with_name("kminer"))
 @pytest.fixture(params=["sqlite", "postgres"])
 def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """The URL of an empty database: a new SQLite file, or a new Postgres database."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'kminer.db'}"
-        return
-    if not postgres_answers():
-        pytest.skip("Postgres is not answering on 127.0.0.1:5432 (or psycopg missing)")
-    with fresh_postgres_database("km_migrate") as url:
+    with own_database_url(request.param, tmp_path, "km_migrate") as url:
         yield url
 
 

@@ -46,9 +46,10 @@ def fresh_postgres_database(prefix: str = "km_test") -> Iterator[str]:
 
 
 @contextmanager
-def own_database_url(kind: str, directory: Path) -> Iterator[str]:
+def own_database_url(kind: str, directory: Path, prefix: str = "km_test") -> Iterator[str]:
     """The URL of an empty database of the test's own: a SQLite file in `directory`, or
-    (`kind` "postgres") a new Postgres database, the test skipped when none answers."""
+    (`kind` "postgres") a new Postgres database named from `prefix`, the test skipped
+    when none answers."""
     if kind == "sqlite":
         yield f"sqlite:///{directory / 'kminer.db'}"
         return
@@ -56,5 +57,5 @@ def own_database_url(kind: str, directory: Path) -> Iterator[str]:
 
     if not postgres_answers():
         pytest.skip("Postgres is not answering on 127.0.0.1:5432 (or psycopg missing)")
-    with fresh_postgres_database("km_test") as url:
+    with fresh_postgres_database(prefix) as url:
         yield url
