@@ -159,7 +159,8 @@ class RunLog:
     def record(
         self, view: dict[str, Any], now: datetime, events: Iterable[dict[str, Any]] = ()
     ) -> int:
-        """Append `events` and what changed from the last view to `view`; the count."""
+        """Append `events` and what changed from the last view to `view`; the count.
+        The log keeps `view` (and parts of it in its entries): hand it a fresh one."""
         at = now.isoformat(timespec="milliseconds")
         first = len(self.entries)
         for event in events:
