@@ -128,9 +128,7 @@ def test_a_log_replays_as_nested_steps_with_review_as_an_interrupt() -> None:
     [(call, args)] = [(c, a) for c, a in tool_calls(events) if c.tool_call_name == "web_search"]
     assert args == {"query": "lithium"} and call.metadata == {"agent": "discovery"}
     # Each event carries the time its entry was recorded, not the time it was read.
-    assert events[-1].timestamp == int(
-        datetime(2025, 5, 6, 0, 0, 9, tzinfo=UTC).timestamp() * 1000
-    )
+    assert events[-1].timestamp == int(datetime(2025, 5, 6, 0, 0, 9, tzinfo=UTC).timestamp() * 1000)
     finished = [e for e in events if isinstance(e, RunFinishedEvent)]
     assert [f.outcome.type for f in finished] == ["interrupt", "interrupt", "success"]
     assert [[i.id for i in f.outcome.interrupts] for f in finished[:2]] == [
