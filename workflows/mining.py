@@ -62,6 +62,7 @@ from workflows.research_planner import PLANNER_ROLE
 from workflows.research_synthesis import merged, provenance
 from workflows.review import ReviewBoard
 from workflows.review_and_publish import RunSteps
+from workflows.run_clock import RUN_CLOCK, RunClock
 from workflows.run_log import RunLog, workspace_view
 from workflows.search_attributes import KM_THREAD
 from workflows.subagents import SubagentOutcome, SubagentRunner
@@ -86,6 +87,8 @@ class MiningWorkflow(RunSteps):
         self._board = ReviewBoard()
         # Every change of the workspace, in order (workflows/run_logging.py).
         self._log = RunLog(workspace_view(Workspace()))
+        # The time it stamps with, the same live and in replay (workflows/run_clock.py).
+        self._clock = RunClock()
         self._rules_text = ""
         self._searched = 0
         self._indexed = False
@@ -108,6 +111,7 @@ class MiningWorkflow(RunSteps):
     @workflow.run
     async def run(self, raw: MiningInput) -> KnowledgeMinerResponse:
         request = self._validated(raw)
+        RUN_CLOCK.set(self._clock)  # for the agent tools and research steps of this run
         # Set when an earlier run of this workflow id continued as new.
         carried = checkpoint_of(raw.continued)
         info = workflow.info()

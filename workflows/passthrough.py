@@ -49,6 +49,7 @@ with workflow.unsafe.imports_passed_through():
     import workflows.research_planner  # noqa: F401
     import workflows.research_synthesis  # noqa: F401
     import workflows.review  # noqa: F401
+    import workflows.run_clock  # noqa: F401  (RUN_CLOCK is one context variable for every run)
     import workflows.run_log  # noqa: F401
     import workflows.run_metrics  # noqa: F401
     import workflows.search_attributes  # noqa: F401

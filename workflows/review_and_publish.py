@@ -46,6 +46,7 @@ from workflows.degradation import with_degraded_note
 from workflows.patches import AUDIT_DECISIONS_PATCH, LOCAL_STEPS_PATCH, RunPatches
 from workflows.relink import relinked
 from workflows.review import ReviewBoard, apply_score
+from workflows.run_clock import RunClock
 from workflows.run_logging import LoggedRun
 from workflows.search_attributes import KM_PHASE, KM_PUBLISHED
 
@@ -64,6 +65,7 @@ class RunSteps(LoggedRun):
     _phase_began: datetime | None
     _tool_queue: str | None
     _runtime: RuntimeConfig
+    _clock: RunClock
     run_patches: RunPatches
 
     def _patched(self, patch: str) -> bool:
@@ -87,11 +89,11 @@ class RunSteps(LoggedRun):
         args = [] if arg is None else [arg]
         self._sync()
         if self._patched(LOCAL_STEPS_PATCH):
-            return await workflow.execute_local_activity(
+            return await self._clock.local_activity(
                 name, args=args, result_type=result_type,
                 start_to_close_timeout=SHORT, retry_policy=RETRY,
             )  # fmt: skip
-        return await workflow.execute_activity(
+        return await self._clock.activity(
             name, args=args, result_type=result_type,
             start_to_close_timeout=SHORT, retry_policy=RETRY,
         )  # fmt: skip
@@ -134,7 +136,7 @@ class RunSteps(LoggedRun):
 
     async def _score(self, candidates: list[Candidate]) -> list[dict[str, Any]]:
         self._sync()
-        response = await workflow.execute_activity(
+        response = await self._clock.activity(
             SCORE_CANDIDATES,
             ScoreArgs(candidates=self._entries(candidates), validationRules=self._rules_text),
             result_type=ToolResponse,
@@ -160,7 +162,7 @@ class RunSteps(LoggedRun):
         if not board.candidates:
             return
         if request.review == "auto":
-            when = workflow.now().replace(microsecond=0).isoformat()
+            when = self._clock.now().replace(microsecond=0).isoformat()
             automatic = [
                 Decision(
                     candidateId=candidate.id,
@@ -200,7 +202,7 @@ class RunSteps(LoggedRun):
 
     async def _decide(self, decisions: list[Decision]) -> list[DecisionResult]:
         # Record the whole batch before the first await: nothing can slip in between.
-        when = workflow.now().replace(microsecond=0).isoformat()
+        when = self._clock.now().replace(microsecond=0).isoformat()
         first = len(self._board.decisions)
         for decision in decisions:
             self._board.record(decision, when)
@@ -253,7 +255,7 @@ class RunSteps(LoggedRun):
             asset = relinked(candidate.asset, entity_uals)
             self._sync()
             try:
-                result = await workflow.execute_activity(
+                result = await self._clock.activity(
                     DKG_PUBLISH_ASSET,
                     PublishArgs(runId=self._ws.runId, candidateId=cid, asset=asset, domain=domain),
                     result_type=PublishResult,

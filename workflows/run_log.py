@@ -3,9 +3,10 @@ says what an entry is).
 
 The workflow records its workspace (as JSON, `workspace_view`) after every step that
 may change it; `RunLog.record` compares it with the view recorded last and appends one
-entry per change, in the order of the workspace's fields, each stamped with the workflow
-time. Events that change no field (tool calls, their results, a reviewers' batch) come
-first. Since the workflow records at fixed points of its code with `workflow.now()`, a
+entry per change, in the order of the workspace's fields, each stamped with the run's
+time (never before the entry before). Events that change no field (tool calls, their
+results, a reviewers' batch) come first. Since the workflow records at fixed points of its
+code, with a clock that reads the same live and in replay (workflows/run_clock.py), a
 replay rebuilds the very same log.
 
 Bounded and compacted: a value over `LARGE_BYTES` of JSON is held once, by its SHA-256,
@@ -153,6 +154,7 @@ class RunLog:
         self._sizes: list[int] = []
         self._body_sizes: dict[str, int] = {}
         self._calls: dict[tuple[str, str], int] = {}  # open tool calls: (agent, id) -> seq
+        self._floor_at = ""  # the time of the entry at `floor`
 
     # -- writing -----------------------------------------------------------------
 
@@ -161,7 +163,8 @@ class RunLog:
     ) -> int:
         """Append `events` and what changed from the last view to `view`; the count.
         The log keeps `view` (and parts of it in its entries): hand it a fresh one."""
-        at = now.isoformat(timespec="milliseconds")
+        # Never before the entry before (UTC, one format: the strings order as the times).
+        at = max(now.isoformat(timespec="milliseconds"), self.latest)
         first = len(self.entries)
         for event in events:
             self._append(at, self._event(event))
@@ -180,6 +183,11 @@ class RunLog:
             self.entries[-1]["end"] = True
             self._compact(MAX_ENTRIES)
         return added
+
+    @property
+    def latest(self) -> str:
+        """The time of the newest entry ("" before the first)."""
+        return self.entries[-1]["at"] if self.entries else self._floor_at
 
     def _event(self, event: dict[str, Any]) -> dict[str, Any]:
         kind, agent = event["kind"], event.get("agent")
@@ -221,6 +229,7 @@ class RunLog:
         for entry in self.entries[:drop]:
             apply_entry(self.base, entry, self.bodies)
         self.floor = self.entries[drop - 1]["seq"]
+        self._floor_at = self.entries[drop - 1]["at"]
         self.entries = self.entries[drop:]
         self._sizes = self._sizes[drop:]
         kept = {e["ref"] for e in self.entries if "ref" in e}
@@ -270,6 +279,7 @@ class RunLog:
         self._compact(CARRIED_ENTRIES)
         return {
             "floor": self.floor,
+            "floorAt": self._floor_at,
             "base": self.base,
             "entries": self.entries,
             "bodies": self.bodies,
@@ -279,6 +289,7 @@ class RunLog:
     def restored(cls, carried: dict[str, Any]) -> RunLog:
         log = cls(carried["base"])
         log.floor = int(carried["floor"])
+        log._floor_at = str(carried.get("floorAt", ""))
         log.bodies = dict(carried["bodies"])
         log._body_sizes = {r: len(_json(v)) for r, v in log.bodies.items()}
         for entry in carried["entries"]:

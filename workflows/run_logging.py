@@ -5,7 +5,8 @@ workspace into the log; the workflow calls it where its state may have changed: 
 phase begins or ends, after each step of an agent loop (with the tool calls and results
 the step made), before each activity it schedules, after a batch of decisions and after
 each publication. It issues no command, so recorded histories replay as they are, and a
-replay rebuilds the same log (the same points, the same `workflow.now()`).
+replay rebuilds the same log: the same points, stamped by the run's clock, which reads the
+same time live and in replay where `workflow.now()` does not (after a local activity).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from contracts.run import Phase, Workspace
 from contracts.run_log import RunLogPage
 from workflows.continuation import HistoryTotals
 from workflows.review import ReviewBoard
+from workflows.run_clock import RunClock
 from workflows.run_log import PAGE_LIMIT, RunLog, workspace_view
 from workflows.subagents import SubagentRunner
 
@@ -31,6 +33,7 @@ class LoggedRun:
     _history: HistoryTotals
     _agents: SubagentRunner | None
     _log: RunLog
+    _clock: RunClock  # workflow time as every replay reads it (workflows/run_clock.py)
 
     def _view(self) -> dict[str, Any]:
         """The workspace as the log holds it: the candidates and decisions are the
@@ -45,7 +48,7 @@ class LoggedRun:
 
     def _sync(self, events: Iterable[dict[str, Any]] = ()) -> None:
         """Record what changed since the last record (after `events`)."""
-        self._log.record(self._view(), workflow.now(), events)
+        self._log.record(self._view(), self._clock.now(), events)
 
     # -- queries -----------------------------------------------------------------
 

@@ -156,3 +156,14 @@ def test_a_carried_log_goes_on_with_its_sequence() -> None:
     assert grown(restored, ws, 2) == 1
     assert restored.page().entries[-1].seq == log.last + 1
     assert rebuilt(restored.page()) == view(ws)
+
+
+def test_entry_times_never_go_back() -> None:
+    log = RunLog(view(Workspace()))
+    assert grown(log, Workspace(runId="r1"), 5) == 1
+    # Recorded later with an earlier time (a step that goes on from a local activity's
+    # result reads the time the activity started at): stamped with the time before it.
+    assert grown(log, Workspace(runId="r1", query="q"), 3) == 1
+    assert [e.at for e in log.page().entries] == [
+        (T0 + timedelta(seconds=5)).isoformat(timespec="milliseconds")
+    ] * 2
