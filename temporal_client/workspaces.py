@@ -87,14 +87,17 @@ async def read_log(
     limit: int = PAGE_LIMIT,
 ) -> RunLogPage:
     """The run log's entries after `after` (contracts/run_log.py): the `run_log` query's
-    answer; for an ended run whose query fails, the log rebuilt from its result."""
+    answer; for an ended run whose query fails, the log rebuilt from its result.
+
+    Only a failed query (a worker answered that it cannot: its code cannot replay the run)
+    falls back. Temporal not answering in time (an ended run's query replays its whole
+    history, slow on a busy worker) raises: that log has other entries and ids than the
+    run's own, so a reader that had the run's log must not be switched to it mid-way."""
     try:
         return await handle.query(
             MiningWorkflow.run_log, args=[after, limit], rpc_timeout=rpc_timeout
         )
-    except (WorkflowQueryFailedError, RPCError) as exc:
-        if isinstance(exc, RPCError) and exc.status == RPCStatusCode.NOT_FOUND:
-            raise
+    except WorkflowQueryFailedError as exc:
         failed = exc
     why = (str(failed).strip().splitlines() or [type(failed).__name__])[0][:300]
     try:

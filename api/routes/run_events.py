@@ -143,9 +143,19 @@ class RunEvents:
         return None
 
     async def _end(self, status: str) -> list[ServerSentEvent]:
-        """The rest of the log, then the terminal event."""
+        """The rest of the log, then the terminal event; what was read, without it, if the
+        log cannot be read for `UNREACHABLE_SECONDS` (the client reconnects)."""
         chunk: list[ServerSentEvent] = []
-        while (page := await self._page()) is not None:
+        loop = asyncio.get_running_loop()
+        since = loop.time()
+        while True:
+            page = await self._page()
+            if page is None:
+                if loop.time() - since >= UNREACHABLE_SECONDS:
+                    return chunk
+                await asyncio.sleep(POLL_SECONDS)
+                continue
+            since = loop.time()
             chunk += self._read(page)
             if not page.more:
                 break
