@@ -1,44 +1,54 @@
-"""AG-UI events from successive workspaces of one run (pure: no I/O, no Temporal).
+"""AG-UI events from a run's ordered log (pure: no I/O, no Temporal).
 
-`EventTracker` is fed the run's workspace (as JSON) each time it is read and answers
-with the AG-UI events that say what changed, each paired with its SSE event id:
+`LogReplay` is fed the run's log (contracts/run_log.py) entry by entry and answers with
+the AG-UI events each entry stands for, each with its `EventId` and the entry's time:
 
-- `STATE_DELTA`: an RFC 6902 JSON Patch from the last state sent (`json_patch`, by the
-  jsonpatch library);
-- `STEP_STARTED` / `STEP_FINISHED`: one step per entry of `phaseHistory` (named by the
-  phase), and inside it one step per subagent, `agent:<name>`, from the first todo
-  carrying that `agent` until the phase ends;
-- `TOOL_CALL_START` / `_ARGS` / `_END`: the calls the workspace shows: each entry of
-  `spawnedSubagents` is a `task` call (args: `subagent_type` and the first line of its
-  `description`, as the workspace keeps it), and each observed change of an agent's
-  todos is a `write_todos` call (args: that agent's todos, the agent in the event's
-  `metadata`; changes made between two reads count as one call);
-- `CUSTOM`: `review_requested` when candidates start waiting for a reviewer (the
-  pending ids and a summary of each), `decision` for every new decision, and
-  `asset_published` for every asset published;
-- `finished()`: the open steps close, then `RUN_FINISHED` (run COMPLETED) or
-  `RUN_ERROR` (FAILED, CANCELED, or closed by Temporal in another way).
+- `begin`: `RUN_STARTED`, a `STATE_SNAPSHOT` of the log's base (with the run's first
+  recorded step in it), a step per phase the base went through;
+- each change of the workspace is a `STATE_DELTA` (an RFC 6902 patch: add, remove and
+  replace only), then what it means:
+  - a phase: the open steps close and `STEP_STARTED <PHASE>` opens (every phase the run
+    passed through, in order);
+  - an agent's todos: a `write_todos` tool call (`TOOL_CALL_START` / `_ARGS` / `_END`,
+    the agent in `metadata`) inside `agent:<name>`, a step opened by the agent's first
+    todo or tool call in the phase and closed with the phase;
+  - decisions: `CUSTOM` `decision` (with the candidate's status); published assets:
+    `CUSTOM` `asset_published`; new pending candidates: `CUSTOM` `review_requested`;
+- a tool call of an agent: `TOOL_CALL_START` / `_ARGS` / `_END` inside its agent's step;
+  its result: `TOOL_CALL_RESULT` (`{"ok": ...}`);
+- review, the AG-UI 1.0 way: when a step of the run leaves it in REVIEW with candidates
+  pending, the open steps close and `RUN_FINISHED` ends the AG-UI run with an interrupt
+  outcome, one interrupt per pending candidate (`review:<candidateId>`). The next entry
+  (a batch of decisions: its resume entries answer their interrupts) starts the next
+  AG-UI run, `RUN_STARTED` with run id `<runId>~<n>`; if candidates still wait after it,
+  the interrupt comes again with those.
+- `finish`: the open steps close, then `RUN_FINISHED` (completed) or `RUN_ERROR`.
 
-An event id is a `Cursor`: the count of events sent and of each append-only series
-already announced (phases, subagents, open subagent steps, tool calls, decisions,
-published assets). A client that reconnects with `Last-Event-ID` gets a fresh
-`STATE_SNAPSHOT` and then only what it has not seen yet.
+An event id is `<seq>.<k>`: the `k`-th event of log entry `seq` (`begin`'s events carry
+the base's seq). The same log gives the same events with the same ids, so a client that
+reconnects with `Last-Event-ID` is sent exactly the events after it.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import re
-import time
-from dataclasses import astuple, dataclass, fields
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import jsonpatch
 from ag_ui.core import (
     BaseEvent,
     CustomEvent,
+    Interrupt,
+    ResumeEntry,
+    RunAgentInput,
     RunErrorEvent,
     RunFinishedEvent,
+    RunFinishedInterruptOutcome,
+    RunFinishedSuccessOutcome,
     RunStartedEvent,
     StateDeltaEvent,
     StateSnapshotEvent,
@@ -46,70 +56,55 @@ from ag_ui.core import (
     StepStartedEvent,
     ToolCallArgsEvent,
     ToolCallEndEvent,
+    ToolCallResultEvent,
     ToolCallStartEvent,
 )
 
+from contracts.run_log import LogEntry, RunLogPage
+from workflows.run_log import apply_entry
+
 TERMINAL_PHASES = ("COMPLETED", "FAILED", "CANCELED")
-_NUMBER = re.compile(r"[0-9]{1,15}")
+_ID = re.compile(r"([0-9]{1,15})\.([0-9]{1,6})")
+# What answers one review interrupt: the body of one POST /api/runs/{id}/decisions item.
+DECISION_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "action": {"enum": ["approve", "edit", "reject"]},
+        "asset": {"type": "object"},
+        "reason": {"type": "string"},
+    },
+    "required": ["action"],
+}
 
 
 def json_patch(old: Any, new: Any) -> list[dict[str, Any]]:
     """An RFC 6902 patch turning JSON value `old` into `new`, by jsonpatch: add, remove
-    and replace only.
-
-    `jsonpatch.make_patch` is `JsonPatch.from_diff` with its move optimisation on: a
-    reordered list (todos rewritten in another order) or a value that changed place (an
-    id leaving one list for another) becomes a `move` op. The chat UI's patch.js
-    (api/ui/static/patch.js) and the strict checker of the tests (tests/support/ag_ui_stream.py)
-    apply `add`, `remove` and `replace` only, so the optimisation is off here (the cases
-    are pinned in tests/api/test_ag_ui_events.py). Scalars compare by JSON type as well as
-    value: `1`, `1.0` and `true` are different JSON values although Python calls them
-    equal.
-    """
+    and replace only (its move optimisation off: the chat UI's patch.js and the tests'
+    strict checker apply those three). Scalars compare by JSON type as well as value."""
     return jsonpatch.JsonPatch.from_diff(old, new, optimization=False).patch
 
 
-@dataclass
-class Cursor:
-    """Where a client is in a run's event stream; its text form is the SSE event id."""
+@dataclass(frozen=True, order=True)
+class EventId:
+    """An event's place in the stream; its text form is the SSE event id."""
 
-    seq: int = 0  # events sent
-    phases: int = 0  # phaseHistory entries announced by STEP_STARTED
-    agents: int = 0  # subagents (todo `agent`s, in order) announced by STEP_STARTED
-    open_agents: int = 0  # of those, the last ones still open
-    calls: int = 0  # spawnedSubagents announced as `task` tool calls
-    decisions: int = 0  # decisions announced as CUSTOM `decision`
-    published: int = 0  # publishedAssets announced as CUSTOM `asset_published`
+    seq: int  # the log entry it comes from
+    k: int  # its place among that entry's events
 
     def token(self) -> str:
-        return ".".join(str(n) for n in astuple(self))
+        return f"{self.seq}.{self.k}"
 
     @classmethod
-    def parse(cls, text: str) -> Cursor | None:
-        """The cursor an event id stands for, or None if it is not one of ours."""
-        parts = text.strip().split(".")
-        if len(parts) != len(fields(cls)) or not all(_NUMBER.fullmatch(p) for p in parts):
-            return None
-        cursor = cls(*(int(p) for p in parts))
-        return cursor if cursor.open_agents <= cursor.agents else None
+    def parse(cls, text: str) -> EventId | None:
+        match = _ID.fullmatch(text.strip())
+        return cls(int(match[1]), int(match[2])) if match else None
 
 
-def _agents(ws: dict[str, Any]) -> list[str]:
-    """Subagents in the order their first todo appeared (the workspace keeps that order)."""
-    seen: dict[str, None] = {}
-    for todo in ws.get("todos") or []:
-        if todo.get("agent"):
-            seen.setdefault(todo["agent"], None)
-    return list(seen)
+Emitted = list[tuple[EventId, BaseEvent]]
 
 
-def _todos_by_agent(ws: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    grouped: dict[str, list[dict[str, Any]]] = {}
-    for todo in ws.get("todos") or []:
-        grouped.setdefault(todo.get("agent") or "", []).append(
-            {"content": todo.get("content"), "status": todo.get("status")}
-        )
-    return grouped
+def _ms(at: str | None) -> int | None:
+    return None if at is None else int(datetime.fromisoformat(at).timestamp() * 1000)
 
 
 def _candidate_summary(candidate: dict[str, Any]) -> dict[str, Any]:
@@ -125,90 +120,99 @@ def _candidate_summary(candidate: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-Emitted = list[tuple[str, BaseEvent]]
+class LogReplay:
+    """Turns a run's log, entry by entry, into AG-UI events with their ids."""
 
-
-class EventTracker:
-    """Turns each new look at a run's workspace into AG-UI events with their ids."""
-
-    def __init__(self, run_id: str, cursor: Cursor | None = None) -> None:
+    def __init__(self, run_id: str) -> None:
         self.run_id = run_id
-        self.cursor = cursor or Cursor()
-        self.state: dict[str, Any] | None = None
-        self._todos: dict[str, list[dict[str, Any]]] | None = None
-        self._pending: set[str] | None = None
-        self._clamped = False
+        self.state: dict[str, Any] = {}
+        self.started = False
+        self.phases: list[str] = []
+        self.phase_open: str | None = None
+        self.agents_open: list[str] = []
+        self.calls: dict[int, str] = {}  # tool calls sent: their entry's seq -> id
+        self.interrupted = False
+        self.resumes = 0  # AG-UI runs started after an interrupt
+        self._seq, self._k, self._ms = 0, 0, None
+
+    @property
+    def thread_id(self) -> str:
+        return str(self.state.get("threadId") or "")
+
+    def _ag_run_id(self) -> str:
+        return f"{self.run_id}~{self.resumes}" if self.resumes else self.run_id
 
     def _emit(self, out: Emitted, event: BaseEvent) -> None:
-        self.cursor.seq += 1
-        event.timestamp = int(time.time() * 1000)
-        out.append((self.cursor.token(), event))
+        event.timestamp = self._ms
+        out.append((EventId(self._seq, self._k), event))
+        self._k += 1
 
-    def started(self, thread_id: str) -> Emitted:
+    # -- the stream's parts -------------------------------------------------------------
+
+    def begin(self, page: RunLogPage) -> tuple[Emitted, int]:
+        """From the page's base: the snapshot and the phases it went through. A log read
+        from its start has the run's first recorded step folded into the snapshot (its
+        ids, the request's fields, are what `RUN_STARTED` names); the count of entries
+        so taken."""
+        assert page.base is not None, "begin with a page that carries the base"
+        state = copy.deepcopy(page.base)
+        taken = 0
+        if page.floor == 0:
+            for entry in page.entries:
+                apply_entry(state, entry.model_dump(), page.bodies)
+                taken += 1
+                if entry.end:
+                    break
+        first = page.entries[taken - 1] if taken else None
+        self._seq, self._k = (first.seq if first else page.floor), 0
+        self._ms = _ms(first.at if first else None)
+        self.state = state
         out: Emitted = []
-        self._emit(out, RunStartedEvent(thread_id=thread_id, run_id=self.run_id))
+        if not self.started:
+            self.started = True
+            self._emit(out, RunStartedEvent(thread_id=self.thread_id, run_id=self.run_id))
+        self._emit(out, StateSnapshotEvent(snapshot=copy.deepcopy(state)))
+        history = [str(p) for p in state.get("phaseHistory") or []]
+        known = self.phases if history[: len(self.phases)] == self.phases else []
+        for phase in history[len(known) :]:
+            self._open_phase(out, phase)
+        self.phases = history
+        self._maybe_interrupt(out)
+        return out, taken
+
+    def entry(self, entry: LogEntry, bodies: dict[str, Any]) -> Emitted:
+        self._seq, self._k, self._ms = entry.seq, 0, _ms(entry.at)
+        out: Emitted = []
+        if self.interrupted:
+            self._resume(out, entry)
+        if entry.op == "event":
+            self._event(out, entry)
+        else:
+            self._change(out, entry, bodies)
+        if entry.end:
+            self._maybe_interrupt(out)
         return out
 
-    def snapshot(self, ws: dict[str, Any]) -> Emitted:
-        """The whole workspace; what follows are deltas from it."""
-        self._clamp(ws)
-        out: Emitted = []
-        self.state = ws
-        self._emit(out, StateSnapshotEvent(snapshot=ws))
-        return out
-
-    def changes(self, ws: dict[str, Any]) -> Emitted:
-        """What changed since the last look (after a snapshot: the discrete events only).
-
-        One look can span several phases; the discrete events are then placed where they
-        happened: todo and `task` calls of running subagents before their steps close,
-        decisions in the phase before PUBLISHING, published assets inside PUBLISHING, a
-        review request inside REVIEW.
-        """
-        self._clamp(ws)
-        out: Emitted = []
-        if self.state is not None:
-            delta = json_patch(self.state, ws)
-            if delta:
-                self._emit(out, StateDeltaEvent(delta=delta))
-        self.state = ws
-        todos = _todos_by_agent(ws)
-        changed = [
-            agent
-            for agent, items in todos.items()
-            if self._todos is not None and self._todos.get(agent) != items
-        ]
-        self._todos = todos
-        announced = set(_agents(ws)[: self.cursor.agents])
-        self._todo_calls(out, todos, [a for a in changed if a in announced])
-        self._task_calls(ws, out)
-        self._steps(ws, out)
-        self._todo_calls(out, todos, [a for a in changed if a not in announced])
-        self._decisions(ws, out)
-        self._review(ws, out)
-        self._published(ws, out)
-        return out
-
-    def finished(
-        self, ws: dict[str, Any] | None, status: str | None, failure: str | None = None
-    ) -> Emitted:
+    def finish(self, status: str | None, failure: str | None = None) -> Emitted:
         """Close the open steps and end the run: RUN_FINISHED or RUN_ERROR.
 
         `status` is Temporal's (`COMPLETED`, `FAILED`, `CANCELED`, `TERMINATED`, ...),
-        `failure` the cause Temporal recorded, if any.
-        """
-        ws = ws or {}
+        `failure` the cause Temporal recorded, if any."""
         out: Emitted = []
-        self._close_steps(ws, out)
+        ws = self.state
+        if self.interrupted:
+            self._resume(out, None)
+        self._close_steps(out)
         phase = ws.get("phase") or "UNKNOWN"
         if phase == "COMPLETED" and status in (None, "COMPLETED"):
             result = {"summary": ws.get("summary"), "publishedAssets": ws.get("publishedAssets")}
             self._emit(
                 out,
                 RunFinishedEvent(
-                    thread_id=ws.get("threadId") or "", run_id=self.run_id, result=result
+                    thread_id=self.thread_id, run_id=self._ag_run_id(), result=result,
+                    outcome=RunFinishedSuccessOutcome(),
                 ),
-            )
+            )  # fmt: skip
             return out
         if "CANCELED" in (phase, status):
             code, message = "CANCELED", "run was canceled"
@@ -224,109 +228,169 @@ class EventTracker:
         self._emit(out, RunErrorEvent(message=message, code=code))
         return out
 
-    # -- the parts -------------------------------------------------------------
+    # -- changes -----------------------------------------------------------------
 
-    def _clamp(self, ws: dict[str, Any]) -> None:
-        """A cursor from a reconnect may claim more than this workspace holds."""
-        if self._clamped:
-            return
-        self._clamped = True
-        c = self.cursor
-        c.phases = min(c.phases, len(ws.get("phaseHistory") or []))
-        c.agents = min(c.agents, len(_agents(ws)))
-        c.open_agents = min(c.open_agents, c.agents)
-        c.calls = min(c.calls, len(ws.get("spawnedSubagents") or []))
-        c.decisions = min(c.decisions, len(ws.get("decisions") or []))
-        c.published = min(c.published, len(ws.get("publishedAssets") or []))
+    def _change(self, out: Emitted, entry: LogEntry, bodies: dict[str, Any]) -> None:
+        key = entry.key or ""
+        had = key in self.state
+        old = copy.deepcopy(self.state.get(key))
+        apply_entry(self.state, entry.model_dump(), bodies)
+        new = self.state[key]
+        if entry.op == "extend":
+            delta = [{"op": "add", "path": f"/{key}/-", "value": v} for v in new[len(old) :]]
+        elif entry.op == "item":
+            delta = [{"op": "replace", "path": f"/{key}/{entry.index}", "value": new[entry.index]}]
+        elif entry.op == "todos":
+            delta = [{**op, "path": f"/{key}{op['path']}"} for op in json_patch(old, new)]
+        else:
+            delta = [{"op": "replace" if had else "add", "path": f"/{key}", "value": new}]
+        self._emit(out, StateDeltaEvent(delta=copy.deepcopy(delta)))
+        if key == "phaseHistory":
+            history = [str(p) for p in new]
+            same = 0
+            while same < min(len(history), len(self.phases)) and history[same] == self.phases[same]:
+                same += 1
+            for phase in history[same:]:
+                self._open_phase(out, phase)
+            self.phases = history
+        elif key == "todos":
+            before = _by_agent(old or [])
+            for agent, todos in _by_agent(new).items():
+                if agent and before.get(agent) != todos:
+                    self._todo_call(out, agent, todos)
+        elif key == "decisions":
+            status = {c.get("id"): c.get("status") for c in self.state.get("candidates") or []}
+            for decision in new[len(old or []) :] if entry.op == "extend" else []:
+                value = {**decision, "candidateStatus": status.get(decision.get("candidateId"))}
+                self._emit(out, CustomEvent(name="decision", value=value))
+        elif key == "publishedAssets" and entry.op == "extend":
+            for asset in new[len(old) :]:
+                self._emit(out, CustomEvent(name="asset_published", value=asset))
+        elif key == "pendingApprovals":
+            new_ids = [cid for cid in new if cid not in (old or [])]
+            if new_ids:
+                waiting = set(new)
+                value = {
+                    "pendingApprovals": list(new),
+                    "new": new_ids,
+                    "candidates": [
+                        _candidate_summary(c)
+                        for c in self.state.get("candidates") or []
+                        if c.get("id") in waiting
+                    ],
+                }
+                self._emit(out, CustomEvent(name="review_requested", value=value))
 
-    def _close_steps(self, ws: dict[str, Any], out: Emitted) -> None:
-        c = self.cursor
-        agents = _agents(ws)
-        while c.open_agents:
-            name = agents[c.agents - c.open_agents]
-            c.open_agents -= 1
-            self._emit(out, StepFinishedEvent(step_name=f"agent:{name}"))
-        history = ws.get("phaseHistory") or []
-        if 0 < c.phases <= len(history):
-            self._emit(out, StepFinishedEvent(step_name=history[c.phases - 1]))
+    def _event(self, out: Emitted, entry: LogEntry) -> None:
+        value = entry.value or {}
+        name = str(value.get("name") or "")
+        if entry.kind == "tool_call" and name != "write_todos":  # todos: as they change
+            self._agent(out, entry.agent)
+            call_id = f"{self.run_id}:{name}:{entry.seq}"
+            self.calls[entry.seq] = call_id
+            meta = {"agent": entry.agent} if entry.agent else None
+            self._emit(
+                out, ToolCallStartEvent(tool_call_id=call_id, tool_call_name=name, metadata=meta)
+            )
+            args = json.dumps(value.get("args") or {})
+            self._emit(out, ToolCallArgsEvent(tool_call_id=call_id, delta=args))
+            self._emit(out, ToolCallEndEvent(tool_call_id=call_id))
+        elif entry.kind == "tool_result" and value.get("call") in self.calls:
+            result = ToolCallResultEvent(
+                message_id=f"{self.run_id}:result:{entry.seq}",
+                tool_call_id=self.calls[value["call"]],
+                content=json.dumps({"ok": bool(value.get("ok"))}),
+                role="tool",
+            )
+            self._emit(out, result)
 
-    def _steps(self, ws: dict[str, Any], out: Emitted) -> None:
-        c = self.cursor
-        history = ws.get("phaseHistory") or []
-        while c.phases < len(history):
-            if c.phases:
-                # Decisions are taken in the phase before PUBLISHING (VALIDATION with auto
-                # review, else REVIEW) or before the run ends; assets published in it.
-                if history[c.phases] in ("PUBLISHING", *TERMINAL_PHASES):
-                    self._decisions(ws, out)
-                if history[c.phases - 1] == "PUBLISHING":
-                    self._published(ws, out)
-                self._close_steps(ws, out)
-            c.phases += 1
-            self._emit(out, StepStartedEvent(step_name=history[c.phases - 1]))
-        agents = _agents(ws)
-        while c.agents < len(agents):
-            c.agents += 1
-            c.open_agents += 1
-            self._emit(out, StepStartedEvent(step_name=f"agent:{agents[c.agents - 1]}"))
+    # -- steps, calls and review -----------------------------------------------------------
 
-    def _tool_call(
-        self, out: Emitted, name: str, args: dict[str, Any], agent: str | None = None
-    ) -> None:
-        call_id = f"{self.run_id}:{name}:{self.cursor.seq + 1}"
-        meta = {"agent": agent} if agent else None
+    def _close_steps(self, out: Emitted) -> None:
+        while self.agents_open:
+            self._emit(out, StepFinishedEvent(step_name=f"agent:{self.agents_open.pop()}"))
+        if self.phase_open is not None:
+            self._emit(out, StepFinishedEvent(step_name=self.phase_open))
+            self.phase_open = None
+
+    def _open_phase(self, out: Emitted, phase: str) -> None:
+        self._close_steps(out)
+        self.phase_open = phase
+        self._emit(out, StepStartedEvent(step_name=phase))
+
+    def _agent(self, out: Emitted, agent: str | None) -> None:
+        """The agent's step, opened inside the phase at its first todo or tool call."""
+        if agent and self.phase_open is not None and agent not in self.agents_open:
+            self.agents_open.append(agent)
+            self._emit(out, StepStartedEvent(step_name=f"agent:{agent}"))
+
+    def _todo_call(self, out: Emitted, agent: str, todos: list[dict[str, Any]]) -> None:
+        self._agent(out, agent)
+        call_id = f"{self.run_id}:write_todos:{self._seq}.{self._k}"
+        args = {"todos": [{"content": t.get("content"), "status": t.get("status")} for t in todos]}
         self._emit(
-            out, ToolCallStartEvent(tool_call_id=call_id, tool_call_name=name, metadata=meta)
+            out,
+            ToolCallStartEvent(
+                tool_call_id=call_id, tool_call_name="write_todos", metadata={"agent": agent}
+            ),
         )
         self._emit(out, ToolCallArgsEvent(tool_call_id=call_id, delta=json.dumps(args)))
-        if name == "task":
-            self.cursor.calls += 1
         self._emit(out, ToolCallEndEvent(tool_call_id=call_id))
 
-    def _task_calls(self, ws: dict[str, Any], out: Emitted) -> None:
-        spawned = ws.get("spawnedSubagents") or []
-        while self.cursor.calls < len(spawned):
-            sub = spawned[self.cursor.calls]
-            args = {"subagent_type": sub.get("name"), "description": sub.get("task")}
-            self._tool_call(out, "task", args)
+    def _maybe_interrupt(self, out: Emitted) -> None:
+        """A step that leaves the run in REVIEW with candidates pending ends the AG-UI
+        run with an interrupt outcome."""
+        pending = self.state.get("pendingApprovals") or []
+        if self.interrupted or self.state.get("phase") != "REVIEW" or not pending:
+            return
+        self._close_steps(out)
+        by_id = {c.get("id"): c for c in self.state.get("candidates") or []}
+        interrupts = [
+            Interrupt(
+                id=f"review:{cid}",
+                reason="input_required",
+                message=f"Approve, edit or reject candidate {cid}"
+                + (
+                    f" ({name})" if (name := _candidate_summary(by_id.get(cid, {}))["name"]) else ""
+                ),
+                response_schema=DECISION_SCHEMA,
+                metadata={"candidate": _candidate_summary(by_id.get(cid, {"id": cid}))},
+            )
+            for cid in pending
+        ]
+        outcome = RunFinishedInterruptOutcome(interrupts=interrupts)
+        self._emit(
+            out,
+            RunFinishedEvent(thread_id=self.thread_id, run_id=self._ag_run_id(), outcome=outcome),
+        )
+        self.interrupted = True
 
-    def _todo_calls(
-        self, out: Emitted, todos: dict[str, list[dict[str, Any]]], agents: list[str]
-    ) -> None:
-        for agent in agents:
-            self._tool_call(out, "write_todos", {"todos": todos[agent]}, agent or None)
+    def _resume(self, out: Emitted, entry: LogEntry | None) -> None:
+        """The AG-UI run after an interrupt: a batch of decisions answers its interrupts."""
+        self.interrupted = False
+        self.resumes += 1
+        run_id = self._ag_run_id()
+        decided = (
+            (entry.value or {}).get("decisions") if entry and entry.kind == "decided" else None
+        )
+        run_input = None
+        if decided:
+            resume = [
+                ResumeEntry(
+                    interrupt_id=f"review:{d.get('candidateId')}",
+                    status="resolved",
+                    payload={"action": d.get("action"), "reviewer": d.get("reviewer")},
+                )
+                for d in decided
+            ]
+            run_input = RunAgentInput(
+                thread_id=self.thread_id, run_id=run_id, messages=[], resume=resume
+            )
+        self._emit(out, RunStartedEvent(thread_id=self.thread_id, run_id=run_id, input=run_input))
 
-    def _decisions(self, ws: dict[str, Any], out: Emitted) -> None:
-        c = self.cursor
-        status_of = {cand.get("id"): cand.get("status") for cand in ws.get("candidates") or []}
-        decisions = ws.get("decisions") or []
-        while c.decisions < len(decisions):
-            decision = decisions[c.decisions]
-            c.decisions += 1
-            value = {**decision, "candidateStatus": status_of.get(decision.get("candidateId"))}
-            self._emit(out, CustomEvent(name="decision", value=value))
 
-    def _review(self, ws: dict[str, Any], out: Emitted) -> None:
-        pending = list(ws.get("pendingApprovals") or [])
-        new = [cid for cid in pending if self._pending is None or cid not in self._pending]
-        if new:
-            waiting = set(pending)
-            value = {
-                "pendingApprovals": pending,
-                "new": new,
-                "candidates": [
-                    _candidate_summary(x)
-                    for x in ws.get("candidates") or []
-                    if x.get("id") in waiting
-                ],
-            }
-            self._emit(out, CustomEvent(name="review_requested", value=value))
-        self._pending = set(pending)
-
-    def _published(self, ws: dict[str, Any], out: Emitted) -> None:
-        c = self.cursor
-        published = ws.get("publishedAssets") or []
-        while c.published < len(published):
-            asset = published[c.published]
-            c.published += 1
-            self._emit(out, CustomEvent(name="asset_published", value=asset))
+def _by_agent(todos: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for todo in todos:
+        grouped.setdefault(todo.get("agent") or "", []).append(todo)
+    return grouped

@@ -8,11 +8,15 @@ produced is stored in Temporal. So a failed query of an ended run is answered fr
 what Temporal keeps of it: its request (the start event) and its result or failure.
 That workspace says so in `errors`; what only the live state held (the research plan,
 the phase history, validation's reasoning) is missing from it.
+
+The run log (`read_log`) is read the same way: the `run_log` query, or for an ended run
+whose query fails, a log of one step from the empty workspace to the rebuilt one,
+stamped with the time the run closed.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from temporalio.api.enums.v1 import EventType
 from temporalio.client import (
@@ -32,7 +36,9 @@ from contracts.run import (
     Todo,
     Workspace,
 )
+from contracts.run_log import RunLogPage
 from workflows.mining import MiningWorkflow
+from workflows.run_log import PAGE_LIMIT, RunLog, workspace_view
 
 ENDED_AS = {
     WorkflowExecutionStatus.COMPLETED: Phase.COMPLETED,
@@ -71,6 +77,44 @@ async def read_workspace(
     if rebuilt is None:
         raise failed
     return rebuilt
+
+
+async def read_log(
+    handle: WorkflowHandle,
+    after: int,
+    rpc_timeout: timedelta,
+    converter: DataConverter,
+    limit: int = PAGE_LIMIT,
+) -> RunLogPage:
+    """The run log's entries after `after` (contracts/run_log.py): the `run_log` query's
+    answer; for an ended run whose query fails, the log rebuilt from its result.
+
+    Only a failed query (a worker answered that it cannot: its code cannot replay the run)
+    falls back. Temporal not answering in time (an ended run's query replays its whole
+    history, slow on a busy worker) raises: that log has other entries and ids than the
+    run's own, so a reader that had the run's log must not be switched to it mid-way."""
+    try:
+        return await handle.query(
+            MiningWorkflow.run_log, args=[after, limit], rpc_timeout=rpc_timeout
+        )
+    except WorkflowQueryFailedError as exc:
+        failed = exc
+    why = (str(failed).strip().splitlines() or [type(failed).__name__])[0][:300]
+    try:
+        rebuilt = await ended_workspace(handle, rpc_timeout, converter, why)
+        closed = (await handle.describe(rpc_timeout=rpc_timeout)).close_time
+    except RPCError:
+        rebuilt = None
+    if rebuilt is None:
+        raise failed
+    return log_of(rebuilt, closed or datetime.now(UTC)).page(after, limit)
+
+
+def log_of(ws: Workspace, at: datetime) -> RunLog:
+    """A log of one step, at `at`, from the empty workspace to `ws`."""
+    log = RunLog(workspace_view(Workspace()))
+    log.record(workspace_view(ws), at)
+    return log
 
 
 async def ended_workspace(

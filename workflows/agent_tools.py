@@ -35,6 +35,7 @@ from contracts.tools import (
 )
 from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger
 from workflows.patches import LOCAL_TOOLS_PATCH, patched
+from workflows.run_clock import run_clock
 from workflows.statement_refs import STATEMENTS_FILE, resolve_statements
 
 with workflow.unsafe.imports_passed_through():
@@ -78,11 +79,11 @@ class ToolRouting:
 async def dispatch_activity(name: str, args: Any, routing: ToolRouting) -> ToolResponse:
     """A tool call as the activity `name` (local for the cheap ones where `routing` says)."""
     if routing.local_reads and name in LOCAL_TOOLS and patched(LOCAL_TOOLS_PATCH):
-        return await workflow.execute_local_activity(
+        return await run_clock().local_activity(
             name, args, result_type=ToolResponse,
             start_to_close_timeout=TOOL_TIMEOUT, retry_policy=TOOL_RETRY, summary=f"tool:{name}",
         )  # fmt: skip
-    return await workflow.execute_activity(
+    return await run_clock().activity(
         name, args, result_type=ToolResponse, task_queue=routing.task_queue,
         start_to_close_timeout=TOOL_TIMEOUT, retry_policy=TOOL_RETRY, summary=f"tool:{name}",
     )  # fmt: skip

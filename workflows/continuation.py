@@ -68,6 +68,8 @@ class RunCheckpoint(BaseModel):
     sourcesSearched: int = 0
     agents: AgentsState
     history: HistoryTotals = Field(default_factory=HistoryTotals)
+    # The run log so far (workflows/run_log.py `RunLog.carried`): its sequence goes on.
+    log: dict[str, Any] | None = None
 
 
 def checkpoint_of(raw: Any) -> RunCheckpoint | None:

@@ -31,6 +31,7 @@ from typing import Any
 from temporalio import workflow
 
 from workflows.patches import LOCAL_MODEL_PATCH, POLICY_IN_WORKFLOW_PATCH, patched
+from workflows.run_clock import run_clock
 
 with workflow.unsafe.imports_passed_through():
     from langchain_core.messages import BaseMessage
@@ -75,7 +76,7 @@ class LocalModel(TemporalModel):
             return await super()._agenerate(messages, stop, run_manager, **kwargs)
         options = {k: v for k, v in (self.activity_options or {}).items() if k in LOCAL_OPTIONS}
         options["start_to_close_timeout"] = LOCAL_TIMEOUT
-        output = await workflow.execute_local_activity(
+        output = await run_clock().local_activity(
             plugin_activity.INVOKE_MODEL,
             self._build_input(messages, None, stop=stop, **kwargs),
             result_type=plugin_activity.ModelActivityOutput,

@@ -62,6 +62,8 @@ from workflows.research_planner import PLANNER_ROLE
 from workflows.research_synthesis import merged, provenance
 from workflows.review import ReviewBoard
 from workflows.review_and_publish import RunSteps
+from workflows.run_clock import RUN_CLOCK, RunClock
+from workflows.run_log import RunLog, workspace_view
 from workflows.search_attributes import KM_THREAD
 from workflows.subagents import SubagentOutcome, SubagentRunner
 from workflows.workspace import response_from
@@ -83,6 +85,10 @@ class MiningWorkflow(RunSteps):
         self.run_patches = RunPatches()
         self._ws = Workspace()
         self._board = ReviewBoard()
+        # Every change of the workspace, in order (workflows/run_logging.py).
+        self._log = RunLog(workspace_view(Workspace()))
+        # The time it stamps with, the same live and in replay (workflows/run_clock.py).
+        self._clock = RunClock()
         self._rules_text = ""
         self._searched = 0
         self._indexed = False
@@ -105,6 +111,7 @@ class MiningWorkflow(RunSteps):
     @workflow.run
     async def run(self, raw: MiningInput) -> KnowledgeMinerResponse:
         request = self._validated(raw)
+        RUN_CLOCK.set(self._clock)  # for the agent tools and research steps of this run
         # Set when an earlier run of this workflow id continued as new.
         carried = checkpoint_of(raw.continued)
         info = workflow.info()
@@ -118,6 +125,7 @@ class MiningWorkflow(RunSteps):
         if carried is not None:
             # Before any await: the first query of this run already sees the workspace.
             self._resume(carried)
+        self._sync()
         try:
             await self._mine(raw, request, carried)
         except workflow.ContinueAsNewError:
@@ -128,11 +136,13 @@ class MiningWorkflow(RunSteps):
             self._enter(Phase.CANCELED if cancelled else Phase.FAILED)
             if not cancelled:
                 self._ws.errors.append(str(exc))
+                self._sync()
             run_metrics.run_ended(self._ws.phase.value.lower(), self._model, self._ws.usage)
             raise
         # A decision still re-validating must finish before the run reports.
         await workflow.wait_condition(workflow.all_handlers_finished)
         self._ws.decisions = list(self._board.decisions)
+        self._sync()
         run_metrics.run_ended("completed", self._model, self._ws.usage)
         return response_from(self._ws, list(self._board.candidates.values()))
 
@@ -159,7 +169,7 @@ class MiningWorkflow(RunSteps):
         self._agents = SubagentRunner(
             self._ws, runtime.model, request, memory, runtime.toolTaskQueue, budgets=budgets,
             local_reads=local_reads, model_queue=runtime.modelTaskQueue,
-            model_limits=runtime.modelLimits,
+            model_limits=runtime.modelLimits, on_change=self._sync,
         )  # fmt: skip
         if carried is not None:
             self._agents.restore(carried.agents)
@@ -260,6 +270,7 @@ class MiningWorkflow(RunSteps):
             discoverySummary=self._discovery_summary,
             enrichmentSummary=self._enrichment_summary, sourcesSearched=self._searched,
             agents=self._subagents().snapshot(), history=totals_after_this_run(self._history),
+            log=self._log.carried(),
         )  # fmt: skip
 
     def _resume(self, carried: RunCheckpoint) -> None:
@@ -274,6 +285,8 @@ class MiningWorkflow(RunSteps):
         self._enrichment_summary = carried.enrichmentSummary
         self._searched = carried.sourcesSearched
         self._history = carried.history
+        if carried.log is not None:  # chains recorded before the log start a new one
+            self._log = RunLog.restored(carried.log)
 
     async def _research(
         self,
@@ -371,29 +384,3 @@ class MiningWorkflow(RunSteps):
         problem = self._refusal(decisions)
         if problem:
             raise ValueError(problem)
-
-    # -- queries -----------------------------------------------------------------
-
-    @workflow.query
-    def research_file(self, path: str) -> str | None:
-        """A research file's text (the workspace lists path and size), None if unknown."""
-        return self._agents.file_texts.get(path) if self._agents else None
-
-    @workflow.query
-    def workspace(self) -> Workspace:
-        # Rebuilt from a dump so every field counts as set: the converter drops
-        # unset fields, and in-place appends do not mark a field as set.
-        review = self._ws.phase == Phase.REVIEW
-        info = workflow.info()
-        return Workspace.model_validate(
-            {
-                **self._ws.model_dump(),
-                "candidates": [c.model_dump() for c in self._board.candidates.values()],
-                "decisions": [d.model_dump() for d in self._board.decisions],
-                "pendingApprovals": self._board.pending() if review else [],
-                # The whole chain: the earlier runs' totals plus this run's so far.
-                "historyEvents": self._history.events + info.get_current_history_length(),
-                "historyBytes": self._history.bytes + info.get_current_history_size(),
-                "historyRuns": self._history.runs + 1,
-            }
-        )

@@ -13,7 +13,8 @@ by another passed-through one would otherwise be imported again inside the sandb
 classes then not the ones the passed-through modules use.
 
 Only the workflow definitions (`workflows.mining` with the steps it inherits from
-`workflows.review_and_publish`, `workflows.batch`) stay sandboxed:
+`workflows.review_and_publish` and the queries from `workflows.run_logging`,
+`workflows.batch`) stay sandboxed:
 the sandbox's restrictions still check their code, and replays of recorded histories
 (tests/workflows/test_replay*.py) check that the shared modules decide as before.
 """
@@ -28,9 +29,11 @@ with workflow.unsafe.imports_passed_through():
     import contracts.model_calls  # noqa: F401
     import contracts.research  # noqa: F401
     import contracts.run  # noqa: F401
+    import contracts.run_log  # noqa: F401
     import contracts.tools  # noqa: F401
     import mining.jsonld  # noqa: F401
     import workflows.agent_graphs  # noqa: F401  (its graphs are shared by every run)
+    import workflows.agent_loop  # noqa: F401
     import workflows.agent_tools  # noqa: F401
     import workflows.agents.policy  # noqa: F401
     import workflows.budget  # noqa: F401
@@ -46,6 +49,8 @@ with workflow.unsafe.imports_passed_through():
     import workflows.research_planner  # noqa: F401
     import workflows.research_synthesis  # noqa: F401
     import workflows.review  # noqa: F401
+    import workflows.run_clock  # noqa: F401  (RUN_CLOCK is one context variable for every run)
+    import workflows.run_log  # noqa: F401
     import workflows.run_metrics  # noqa: F401
     import workflows.search_attributes  # noqa: F401
     import workflows.subagents  # noqa: F401

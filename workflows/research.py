@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from temporalio import workflow
 from temporalio.common import RetryPolicy
 from temporalio.exceptions import ActivityError, is_cancelled_exception
 
@@ -55,6 +54,7 @@ from workflows.research_synthesis import (
     summary,
     synthesis,
 )
+from workflows.run_clock import run_clock
 
 S = ResearchTaskStatus
 RULES_MODEL = "rules"
@@ -125,7 +125,7 @@ class ResearchRunner:
 
     @staticmethod
     def _now() -> str:
-        return workflow.now().isoformat()
+        return run_clock().now().isoformat()
 
     def _status(self, status: ResearchTaskStatus) -> None:
         self.task.status = status
@@ -148,7 +148,7 @@ class ResearchRunner:
         )
 
     async def _local(self, name: str, arg: Any, result_type: Any) -> Any:
-        return await workflow.execute_local_activity(
+        return await run_clock().local_activity(
             name, arg, result_type=result_type,
             start_to_close_timeout=LOCAL_TIMEOUT, retry_policy=RETRY,
         )  # fmt: skip
@@ -159,7 +159,7 @@ class ResearchRunner:
         so a replay makes the same one)."""
         if self._tool_queue is None:
             return await self._local(name, arg, result_type)
-        return await workflow.execute_activity(
+        return await run_clock().activity(
             name, arg, result_type=result_type, task_queue=self._tool_queue,
             start_to_close_timeout=LOCAL_TIMEOUT, retry_policy=RETRY,
         )  # fmt: skip
@@ -269,7 +269,7 @@ class ResearchRunner:
             subtasks[q.id].updated_at = self._now()
         self._todos()
         try:
-            result: GatherResult = await workflow.execute_activity(
+            result: GatherResult = await run_clock().activity(
                 RESEARCH_GATHER,
                 GatherArgs(
                     runId=self.task.id, query=self._request.query, questions=group,

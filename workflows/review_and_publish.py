@@ -46,13 +46,15 @@ from workflows.degradation import with_degraded_note
 from workflows.patches import AUDIT_DECISIONS_PATCH, LOCAL_STEPS_PATCH, RunPatches
 from workflows.relink import relinked
 from workflows.review import ReviewBoard, apply_score
+from workflows.run_clock import RunClock
+from workflows.run_logging import LoggedRun
 from workflows.search_attributes import KM_PHASE, KM_PUBLISHED
 
 SHORT = timedelta(seconds=20)
 RETRY = RetryPolicy(maximum_attempts=10, initial_interval=timedelta(seconds=1))
 
 
-class RunSteps:
+class RunSteps(LoggedRun):
     """What MiningWorkflow does around its agents; the state is the workflow's own."""
 
     _ws: Workspace
@@ -63,12 +65,14 @@ class RunSteps:
     _phase_began: datetime | None
     _tool_queue: str | None
     _runtime: RuntimeConfig
+    _clock: RunClock
     run_patches: RunPatches
 
     def _patched(self, patch: str) -> bool:
         return self.run_patches.patched(patch)
 
     def _enter(self, phase: Phase) -> None:
+        self._sync()  # what the phase before did is logged in it
         if self._phase_began is not None:
             run_metrics.phase_finished(self._ws.phase.value, self._phase_began)
         self._phase_began = workflow.now()
@@ -76,18 +80,20 @@ class RunSteps:
         self._ws.phaseHistory.append(phase)
         if self._indexed:
             workflow.upsert_search_attributes([KM_PHASE.value_set(phase.value)])
+        self._sync()
 
     async def _step(self, name: str, arg: Any, result_type: Any) -> Any:
         """A cheap, short step (runtime config, memory notes, the answer, the decision
         audit): a local activity, so it costs no task-queue round trip. Runs recorded before
         this change replay it as the activity it was then."""
         args = [] if arg is None else [arg]
+        self._sync()
         if self._patched(LOCAL_STEPS_PATCH):
-            return await workflow.execute_local_activity(
+            return await self._clock.local_activity(
                 name, args=args, result_type=result_type,
                 start_to_close_timeout=SHORT, retry_policy=RETRY,
             )  # fmt: skip
-        return await workflow.execute_activity(
+        return await self._clock.activity(
             name, args=args, result_type=result_type,
             start_to_close_timeout=SHORT, retry_policy=RETRY,
         )  # fmt: skip
@@ -111,8 +117,12 @@ class RunSteps:
             AnswerArgs(
                 query=request.query,
                 candidates=[
-                    {**entry, "accepted": c.accepted, "status": c.status,
-                     "reviewNote": c.reviewNote}
+                    {
+                        **entry,
+                        "accepted": c.accepted,
+                        "status": c.status,
+                        "reviewNote": c.reviewNote,
+                    }
                     for entry, c in zip(
                         self._entries(), self._board.candidates.values(), strict=True
                     )
@@ -125,7 +135,8 @@ class RunSteps:
         return with_degraded_note(answer, self._ws.degradedSteps)
 
     async def _score(self, candidates: list[Candidate]) -> list[dict[str, Any]]:
-        response = await workflow.execute_activity(
+        self._sync()
+        response = await self._clock.activity(
             SCORE_CANDIDATES,
             ScoreArgs(candidates=self._entries(candidates), validationRules=self._rules_text),
             result_type=ToolResponse,
@@ -151,7 +162,7 @@ class RunSteps:
         if not board.candidates:
             return
         if request.review == "auto":
-            when = workflow.now().replace(microsecond=0).isoformat()
+            when = self._clock.now().replace(microsecond=0).isoformat()
             automatic = [
                 Decision(
                     candidateId=candidate.id,
@@ -174,6 +185,7 @@ class RunSteps:
         except TimeoutError:
             board.expire()
             self._ws.errors.append("review deadline passed: undecided candidates expired")
+            self._sync()
             await workflow.wait_condition(lambda: board.revalidating == 0)
 
     async def _revalidate(self, candidate_id: str) -> None:
@@ -186,13 +198,16 @@ class RunSteps:
             return
         row = next(r for r in rows if r["candidateId"] == candidate_id)
         self._board.revalidated(candidate_id, row)
+        self._sync()
 
     async def _decide(self, decisions: list[Decision]) -> list[DecisionResult]:
         # Record the whole batch before the first await: nothing can slip in between.
-        when = workflow.now().replace(microsecond=0).isoformat()
+        when = self._clock.now().replace(microsecond=0).isoformat()
         first = len(self._board.decisions)
         for decision in decisions:
             self._board.record(decision, when)
+        # Logged at once, not at the next step: a review may wait long for the next batch.
+        self._sync([decided_event(decisions)])
         await self._audit_decisions(first, decisions, when)
         for decision in decisions:
             if decision.action == "edit":
@@ -224,6 +239,7 @@ class RunSteps:
         problem = self._refusal([decision])
         if problem:
             self._ws.errors.append(f"ignored {decision.action} signal: {problem}")
+            self._sync()
             return
         await self._decide([decision])
 
@@ -237,8 +253,9 @@ class RunSteps:
             if candidate.status != "approved":
                 continue
             asset = relinked(candidate.asset, entity_uals)
+            self._sync()
             try:
-                result = await workflow.execute_activity(
+                result = await self._clock.activity(
                     DKG_PUBLISH_ASSET,
                     PublishArgs(runId=self._ws.runId, candidateId=cid, asset=asset, domain=domain),
                     result_type=PublishResult,
@@ -264,6 +281,19 @@ class RunSteps:
             if self._indexed:
                 published = len(self._ws.publishedAssets)
                 workflow.upsert_search_attributes([KM_PUBLISHED.value_set(published)])
+
+
+def decided_event(decisions: list[Decision]) -> dict[str, Any]:
+    """The log event of a batch of reviewers' decisions (each candidate and action)."""
+    return {
+        "kind": "decided",
+        "value": {
+            "decisions": [
+                {"candidateId": d.candidateId, "action": d.action, "reviewer": d.reviewer}
+                for d in decisions
+            ]
+        },
+    }
 
 
 def _auto_reason(candidate: Candidate) -> str:

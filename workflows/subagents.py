@@ -27,6 +27,7 @@ from contracts.run import FileInfo, MiningRequest, Todo, Usage, Workspace, memor
 from contracts.tools import DISCOVERY_TOOLS, ENRICHMENT_TOOLS, VALIDATION_TOOLS
 from workflows import prompts
 from workflows.agent_graphs import RUN_SCOPE, RunScope, build_agent, memory_backend, shared_graph
+from workflows.agent_loop import AgentParts, LoopEnd
 from workflows.agent_tools import ToolRouting, activity_tools
 from workflows.budget import BudgetExceeded, BudgetGuard, cost_usd
 from workflows.candidate_refs import CANDIDATES_FILE, CandidateLedger, compact_view
@@ -48,6 +49,7 @@ from workflows.workspace import (
     final_output,
     subagents_from_messages,
     todos_from_state,
+    tool_events,
     tool_results,
     trusted_score_rows,
 )
@@ -85,25 +87,6 @@ class SubagentOutcome:
     degraded: bool = False
 
 
-@dataclass(frozen=True)
-class AgentParts:
-    """What a subagent's graph is built from besides its model."""
-
-    prompt: str
-    tools: list[str]
-    subagents: Callable[[], list[dict[str, Any]]] | None = None
-
-
-@dataclass
-class LoopEnd:
-    """How one agent loop ended: its messages, and what stopped it short."""
-
-    messages: list[Any]
-    stopped: str | None = None  # the budget that stopped it
-    failure: str | None = None  # why its model failed for good
-    error: BaseException | None = None  # that failure, as raised
-
-
 class SubagentRunner:
     def __init__(
         self,
@@ -116,8 +99,12 @@ class SubagentRunner:
         local_reads: bool = False,
         model_queue: str | None = None,
         model_limits: ModelLimits | None = None,
+        on_change: Callable[[list[dict[str, Any]]], None] | None = None,
     ) -> None:
         self._ws = ws
+        # Told after each change, with the tool calls and results since the last one.
+        self._on_change = on_change or (lambda events: None)
+        self._seen = 0  # messages of the current loop already told
         # Where the DKG / search tools run (queue None: this one), and whether the cheap
         # ones run as local activities (workflows/agent_tools.py).
         self._routing = ToolRouting(tool_queue, local_reads)
@@ -220,6 +207,7 @@ class SubagentRunner:
             "configurable": {"thread_id": self._request.threadId},
         }
         end = LoopEnd(messages=[])
+        self._seen = 0
         scope = RUN_SCOPE.set(RunScope(self._ledger, memory))
         try:
             async for state in agent.astream(
@@ -298,6 +286,7 @@ class SubagentRunner:
         """Todos of a step that is not an agent loop (the research plan), shown as `role`'s."""
         self._todos[role] = todos
         self._ws.todos = [t for items in self._todos.values() for t in items]
+        self._on_change([])
 
     def _mirror(self, role: str, state: dict[str, Any]) -> None:
         """Copy what changed in the agent's state into the live workspace."""
@@ -316,6 +305,8 @@ class SubagentRunner:
         self._ws.todos = [t for todos in self._todos.values() for t in todos]
         self._ws.spawnedSubagents = [s for spawned in self._spawned.values() for s in spawned]
         self._ws.filesystemFiles = list(self._files.values())
+        self._on_change(tool_events(messages[self._seen :], role))
+        self._seen = len(messages)
 
     async def discovery(self, findings: list[str] | None = None) -> SubagentOutcome:
         req = self._request

@@ -70,6 +70,34 @@ def response_rows(message: Any) -> list[dict[str, Any]]:
     return [r for r in body.get("results", []) if isinstance(r, dict)]
 
 
+def _succeeded(message: Any) -> bool:
+    """Whether a tool message answers a call that worked (a ToolResponse says so)."""
+    if getattr(message, "status", "success") == "error":
+        return False
+    try:
+        body = json.loads(str(message.content))
+    except json.JSONDecodeError:
+        return True
+    return bool(body.get("success", True)) if isinstance(body, dict) else True
+
+
+def tool_events(messages: list[Any], agent: str) -> list[dict[str, Any]]:
+    """The tool calls and results among `messages`, in order, as run log events."""
+    events: list[dict[str, Any]] = []
+    for m in messages:
+        for call in getattr(m, "tool_calls", None) or []:
+            value = {"id": call.get("id"), "name": call.get("name"), "args": call.get("args")}
+            events.append({"kind": "tool_call", "agent": agent, "value": value})
+        if m.type == "tool":
+            value = {
+                "id": getattr(m, "tool_call_id", None),
+                "name": getattr(m, "name", None),
+                "ok": _succeeded(m),
+            }
+            events.append({"kind": "tool_result", "agent": agent, "value": value})
+    return events
+
+
 def tool_results(messages: list[Any], tool: str) -> list[dict[str, Any]]:
     """Every result row of every successful call of `tool`, in call order."""
     return [

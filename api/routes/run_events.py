@@ -1,47 +1,51 @@
-"""`GET /api/runs/{id}/events`: a run's live workspace as Server-Sent Events in AG-UI.
+"""`GET /api/runs/{id}/events`: a run's ordered log as Server-Sent Events in AG-UI.
 
-The stream polls the workflow's `workspace` query (every `POLL_SECONDS`) and sends what
-changed as AG-UI events (`api/ag_ui_events.py` says which and when): `RUN_STARTED`,
-a `STATE_SNAPSHOT` of the workspace, then `STATE_DELTA` JSON Patches, steps per phase
-and per subagent, the tool calls the workspace shows, `CUSTOM` events for review
-requests, decisions and published assets, and finally `RUN_FINISHED` (the run
-completed) or `RUN_ERROR` (it failed, was canceled or was closed otherwise), after
-which the stream ends. While nothing changes an SSE comment (`: keep-alive`) is sent
-every `HEARTBEAT_SECONDS`.
+The stream reads the workflow's `run_log` query from where it is (every `POLL_SECONDS`;
+an ended run whose query fails has its log rebuilt from its result, see
+temporal_client/workspaces.py) and sends each entry as the AG-UI events it stands for
+(`api/ag_ui_events.py` says which): `RUN_STARTED`, a `STATE_SNAPSHOT`, then
+`STATE_DELTA` JSON Patches, steps per phase and per subagent, tool calls, `CUSTOM`
+events for review requests, decisions and published assets, review as an AG-UI
+interrupt, and finally `RUN_FINISHED` (the run completed) or `RUN_ERROR` (it failed, was
+canceled or was closed otherwise), after which the stream ends. Each event is stamped
+with the workflow time its entry was recorded at. While nothing changes an SSE comment
+(`: keep-alive`) is sent every `HEARTBEAT_SECONDS`.
 
-Every event carries an SSE `id:`. A client that reconnects with `Last-Event-ID` gets no
-second `RUN_STARTED`: the stream starts with a fresh `STATE_SNAPSHOT` (replace the
-state, do not patch the old one), then deltas, and only the steps, tool calls,
-decisions and published assets it has not seen yet; `review_requested` is sent again
-while candidates still wait. A run that is over answers a reconnect with the snapshot
-and its `RUN_FINISHED` / `RUN_ERROR` again. If Temporal stops answering for
-`UNREACHABLE_SECONDS` the stream ends without a terminal event, so the client
-reconnects with its `Last-Event-ID`.
+Every event carries an SSE `id:` (`<seq>.<k>`). A client that reconnects with
+`Last-Event-ID` is sent a `STATE_SNAPSHOT` without an id (the state as of that event:
+replace the state, do not patch it), then exactly the events after that id: none twice,
+none missed. An id that is not one of ours gets the whole story again, without
+`RUN_STARTED`. If Temporal stops answering for `UNREACHABLE_SECONDS` the stream ends
+without a terminal event, so the client reconnects with its `Last-Event-ID`.
 
 Access is that of `GET /api/runs/{id}`: an unknown run, or another miner's, is a 404
 before the stream starts.
 
 The SSE framing is sse-starlette's (`EventSourceResponse`, `ServerSentEvent`), with LF
 line ends and its own periodic ping off: the wire format is byte for byte that of the
-AG-UI encoder, `id: <cursor>` then `data: <event JSON>` and a blank line.
+AG-UI encoder, `id: <event id>` then `data: <event JSON>` and a blank line.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import math
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
+import jsonpatch
+from ag_ui.core import BaseEvent, StateDeltaEvent, StateSnapshotEvent
 from fastapi import APIRouter, Header, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from temporalio.client import WorkflowFailureError, WorkflowHandle
 from temporalio.service import RPCError, RPCStatusCode
 
-from api.ag_ui_events import TERMINAL_PHASES, Cursor, Emitted, EventTracker
+from api.ag_ui_events import TERMINAL_PHASES, Emitted, EventId, LogReplay
 from api.auth import Miner
 from api.deps import RUN_RPC_TIMEOUT, TemporalClient, owned, rpc_http_error
-from api.workspace_reads import WorkspaceReader
+from contracts.run_log import RunLogPage
+from temporal_client.workspaces import read_log
 
 POLL_SECONDS = 0.3
 HEARTBEAT_SECONDS = 15.0
@@ -58,31 +62,67 @@ router = APIRouter(prefix="/api/runs", tags=["runs"])
 class RunEvents:
     """One client's stream of one run."""
 
-    def __init__(
-        self, handle: WorkflowHandle, last_event_id: str | None, reader: WorkspaceReader
-    ) -> None:
+    def __init__(self, handle: WorkflowHandle, last_event_id: str | None, converter: Any) -> None:
         self.handle = handle
-        self.reader = reader
+        self.converter = converter
         self.resumed = last_event_id is not None
-        cursor = Cursor.parse(last_event_id) if last_event_id else None
-        self.tracker = EventTracker(handle.id, cursor)
-        self.opened = False
+        # Events up to this one were sent before (a reconnect); an id not ours: none.
+        self.seen = EventId.parse(last_event_id) if last_event_id else None
+        self.replay = LogReplay(handle.id)
+        self.after = -1  # the log read up to this entry
+        self.client_state: Any = None  # the state as of the last event skipped
+        self.snapshot_due = self.resumed and self.seen is not None
 
     @staticmethod
-    def _sse(emitted: Emitted) -> list[ServerSentEvent]:
-        """Each event as `id: <cursor>` and `data: <the AG-UI event as JSON>`."""
-        return [
-            ServerSentEvent(event.model_dump_json(by_alias=True), id=eid, sep=SSE_SEPARATOR)
-            for eid, event in emitted
-        ]
+    def _sse(eid: EventId | None, event: BaseEvent) -> ServerSentEvent:
+        """`id: <event id>` and `data: <the AG-UI event as JSON>`."""
+        data = event.model_dump_json(by_alias=True)
+        return ServerSentEvent(data, id=eid.token() if eid else None, sep=SSE_SEPARATOR)
 
-    async def _workspace(self) -> dict[str, Any] | None:
-        """The live workspace as JSON, or None while the query cannot answer."""
+    def _send(self, emitted: Emitted) -> list[ServerSentEvent]:
+        out = []
+        for eid, event in emitted:
+            if self.seen is not None and eid <= self.seen:
+                self._track(event)
+                continue
+            if self.snapshot_due:
+                self.snapshot_due = False
+                out.append(self._sse(None, StateSnapshotEvent(snapshot=self.client_state)))
+            out.append(self._sse(eid, event))
+        return out
+
+    def _track(self, event: BaseEvent) -> None:
+        if isinstance(event, StateSnapshotEvent):
+            self.client_state = copy.deepcopy(event.snapshot)
+        elif isinstance(event, StateDeltaEvent):
+            ops = [
+                op if isinstance(op, dict) else op.model_dump(by_alias=True) for op in event.delta
+            ]
+            self.client_state = jsonpatch.apply_patch(self.client_state, ops)
+
+    async def _page(self) -> RunLogPage | None:
+        """The log after what was read, or None while it cannot be read."""
         try:
-            ws = await self.reader.read(self.handle)
+            return await read_log(self.handle, self.after, RUN_RPC_TIMEOUT, self.converter)
         except Exception:  # noqa: BLE001  (not started yet, no worker, Temporal away: try again)
             return None
-        return ws.model_dump(mode="json")
+
+    def _read(self, page: RunLogPage) -> list[ServerSentEvent]:
+        emitted: Emitted = []
+        entries = page.entries
+        if page.base is not None:
+            begun, taken = self.replay.begin(page)
+            if self.resumed and self.seen is None:  # an id not ours: all but RUN_STARTED
+                begun = [(eid, e) for eid, e in begun if e.type != "RUN_STARTED"]
+            emitted += begun
+            entries = entries[taken:]
+        for entry in entries:
+            emitted += self.replay.entry(entry, page.bodies)
+        if page.entries:
+            self.after = page.entries[-1].seq
+        elif page.base is not None:
+            self.after = page.floor
+        return self._send(emitted)
 
     async def _status(self) -> str | None:
         """Temporal's status of the run (`RUNNING`, ...); None if it does not answer."""
@@ -102,24 +142,28 @@ class RunEvents:
             return None
         return None
 
-    def _look(self, ws: dict[str, Any]) -> list[ServerSentEvent]:
-        if self.opened:
-            return self._sse(self.tracker.changes(ws))
-        self.opened = True
-        first = [] if self.resumed else self.tracker.started(ws.get("threadId") or "")
-        return self._sse(first + self.tracker.snapshot(ws) + self.tracker.changes(ws))
-
     async def _end(self, status: str) -> list[ServerSentEvent]:
-        final = await self._workspace()
+        """The rest of the log, then the terminal event; what was read, without it, if the
+        log cannot be read for `UNREACHABLE_SECONDS` (the client reconnects)."""
         chunk: list[ServerSentEvent] = []
-        if final is not None:
-            chunk = self._look(final)
-        elif not self.opened and not self.resumed:
-            chunk = self._sse(self.tracker.started(""))
+        loop = asyncio.get_running_loop()
+        since = loop.time()
+        while True:
+            page = await self._page()
+            if page is None:
+                if loop.time() - since >= UNREACHABLE_SECONDS:
+                    return chunk
+                await asyncio.sleep(POLL_SECONDS)
+                continue
+            since = loop.time()
+            chunk += self._read(page)
+            if not page.more:
+                break
+        if not self.replay.started:
+            begun, _ = self.replay.begin(RunLogPage(base={}))
+            chunk += self._send(begun if not self.resumed else begun[1:])
         failure = None if status == "COMPLETED" else await self._failure()
-        return chunk + self._sse(
-            self.tracker.finished(final or self.tracker.state, status, failure)
-        )
+        return chunk + self._send(self.replay.finish(status, failure))
 
     async def stream(self) -> AsyncIterator[ServerSentEvent]:
         loop = asyncio.get_running_loop()
@@ -127,25 +171,32 @@ class RunEvents:
         checked = -math.inf
         unreachable_since: float | None = None
         while True:
-            ws = await self._workspace()
-            status = None
+            page = await self._page()
+            chunk = self._read(page) if page is not None else []
+            if page is not None and self.snapshot_due and not page.more:
+                # Caught up with the log: the state as of the client's last event.
+                self.snapshot_due = False
+                chunk.append(self._sse(None, StateSnapshotEvent(snapshot=self.client_state)))
+            for sse in chunk:
+                yield sse
             now = loop.time()
-            if ws is None or ws["phase"] in TERMINAL_PHASES or now - checked >= STATUS_SECONDS:
+            if chunk:
+                last_sent = now
+            if page is not None and page.more:
+                continue
+            status = None
+            phase = self.replay.state.get("phase")
+            if page is None or phase in TERMINAL_PHASES or now - checked >= STATUS_SECONDS:
                 status = await self._status()
                 checked = now
             if status not in (None, "RUNNING"):
                 for sse in await self._end(status):
                     yield sse
                 return
-            chunk = self._look(ws) if ws is not None else []
-            for sse in chunk:
-                yield sse
-            if chunk:
-                last_sent = now
-            elif loop.time() - last_sent >= HEARTBEAT_SECONDS:
+            if not chunk and loop.time() - last_sent >= HEARTBEAT_SECONDS:
                 yield ServerSentEvent(comment=KEEP_ALIVE, sep=SSE_SEPARATOR)
                 last_sent = loop.time()
-            if ws is None and status is None:
+            if page is None and status is None:
                 unreachable_since = unreachable_since if unreachable_since is not None else now
                 if now - unreachable_since >= UNREACHABLE_SECONDS:
                     return  # no terminal event: the client reconnects with Last-Event-ID
@@ -171,13 +222,13 @@ async def run_events(
     who: Miner,
     last_event_id: Annotated[str | None, Header()] = None,
 ) -> EventSourceResponse:
-    """The run's workspace changes as AG-UI events; `Last-Event-ID` resumes (fresh snapshot)."""
+    """The run's log as AG-UI events; `Last-Event-ID` resumes after that event."""
     handle = await owned(client, run_id, who)
     try:
         await handle.describe()  # an unknown run is a 404 here, before the stream starts
     except RPCError as exc:
         raise rpc_http_error(exc, run_id) from exc
-    events = RunEvents(handle, last_event_id, request.app.state.workspaces)
+    events = RunEvents(handle, last_event_id, request.app.state.workspaces.converter)
     # ping=0: the stream sends its own keep-alive, only while nothing else is sent.
     return EventSourceResponse(
         events.stream(), headers={"Cache-Control": "no-cache"}, ping=0, sep=SSE_SEPARATOR

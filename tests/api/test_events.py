@@ -17,7 +17,7 @@ from ag_ui.core import (
     StepStartedEvent,
 )
 
-from api.ag_ui_events import Cursor
+from api.ag_ui_events import EventId
 from api.routes import run_events as events_route
 from kminer.config import Settings
 from kminer.stack import Stack
@@ -25,7 +25,9 @@ from tests.support.ag_ui_stream import (
     SseReader,
     check_ids,
     check_steps,
+    event_ids,
     first_open_steps,
+    logged,
     phase_of,
     phase_steps,
     rebuilt_state,
@@ -92,9 +94,15 @@ async def test_an_auto_run_streams_its_workspace_as_ag_ui_events(stack: Stack, b
 
     calls = tool_calls(events)
     tasks = [args for start_event, args in calls if start_event.tool_call_name == "task"]
-    assert tasks == [
-        {"subagent_type": s["name"], "description": s["task"]} for s in final["spawnedSubagents"]
+    assert [(t["subagent_type"], t["description"].split("\n", 1)[0][:200]) for t in tasks] == [
+        (s["name"], s["task"]) for s in final["spawnedSubagents"]
     ]
+    # Every tool call of the agents, each inside its agent's step, with its time.
+    names = {start_event.tool_call_name for start_event, _ in calls}
+    assert {"propose_knowledge_assets", "score_candidates", "write_todos"} <= names, names
+    for start_event, _ in calls:
+        agent = start_event.metadata["agent"]
+        assert agent in agents and start_event.timestamp is not None
     last_todos: dict[str, Any] = {}
     for start_event, args in calls:
         if start_event.tool_call_name == "write_todos":
@@ -118,8 +126,8 @@ async def test_an_auto_run_streams_its_workspace_as_ag_ui_events(stack: Stack, b
     assert not reader.custom("review_requested")
 
     rebuilt = rebuilt_state(events)
-    assert same_json(rebuilt, final)
-    assert same_json(rebuilt, api_workspace)
+    assert same_json(rebuilt, logged(final))
+    assert same_json(rebuilt, logged(api_workspace))
     # The research task (seed 004) travels in the stream: its statuses change by deltas.
     assert final["research"]["status"] == "COMPLETED" and final["research"]["subtasks"]
     paths = [
@@ -167,9 +175,24 @@ async def test_a_review_request_and_the_decisions_arrive_as_custom_events(
         assert decision.value["action"] == "reject" and decision.value["reviewer"] == "rita"
         assert decision.value["candidateStatus"] == "rejected"
     assert events.index(requested) < events.index(decisions[0])
-    assert {phase_of(events, e) for e in [requested, *decisions]} == {"REVIEW"}
+    assert phase_of(events, requested) == "REVIEW"
+    # AG-UI 1.0: the review ends the AG-UI run with an interrupt per pending candidate,
+    # and the reviewer's batch resumes it (a new AG-UI run answering those interrupts).
+    [interrupted, finished] = [e for e in events if isinstance(e, RunFinishedEvent)]
+    assert events.index(requested) < events.index(interrupted) < events.index(decisions[0])
+    assert interrupted.outcome is not None and interrupted.outcome.type == "interrupt"
+    asked = [i.id for i in interrupted.outcome.interrupts]
+    assert asked == [f"review:{cid}" for cid in pending]
+    assert [i.metadata["candidate"]["id"] for i in interrupted.outcome.interrupts] == pending
+    resumed = events[events.index(interrupted) + 1]
+    assert isinstance(resumed, RunStartedEvent) and resumed.run_id == f"{run_id}~1"
+    assert resumed.input is not None and resumed.input.resume is not None
+    assert [r.interrupt_id for r in resumed.input.resume] == asked
+    assert {r.payload["action"] for r in resumed.input.resume} == {"reject"}
+    # The review step closed with the interrupted run: the decisions come outside it.
+    assert {phase_of(events, e) for e in decisions} == {None}
     assert not reader.custom("asset_published")
-    assert isinstance(events[-1], RunFinishedEvent)
+    assert finished is events[-1] and finished.outcome.type == "success"
     assert phase_steps(events) == [
         "PLANNING",
         "DISCOVERY",
@@ -181,7 +204,7 @@ async def test_a_review_request_and_the_decisions_arrive_as_custom_events(
     ]
     check_steps(events)
     check_ids(reader.received)
-    assert same_json(rebuilt_state(events), final)
+    assert same_json(rebuilt_state(events), logged(final))
 
 
 async def test_the_stream_is_guarded_like_the_run(stack: Stack, bearer: Any) -> None:
@@ -215,10 +238,13 @@ async def test_a_canceled_run_ends_with_run_error(stack: Stack, bearer: Any) -> 
     events = reader.events
     last = events[-1]
     assert isinstance(last, RunErrorEvent) and last.code == "CANCELED"
-    assert not any(isinstance(e, RunFinishedEvent) for e in events)
+    # The only RUN_FINISHED is the review's interrupt; the run resumed to end in error.
+    [interrupted] = [e for e in events if isinstance(e, RunFinishedEvent)]
+    assert interrupted.outcome is not None and interrupted.outcome.type == "interrupt"
+    assert isinstance(events[events.index(interrupted) + 1], RunStartedEvent)
     assert phase_steps(events)[-2:] == ["REVIEW", "CANCELED"]
     check_steps(events)
-    assert same_json(rebuilt_state(events), await final_workspace(stack, run_id))
+    assert same_json(rebuilt_state(events), logged(await final_workspace(stack, run_id)))
 
 
 async def test_a_failed_run_ends_with_run_error_and_its_cause(
@@ -244,7 +270,7 @@ async def test_a_failed_run_ends_with_run_error_and_its_cause(
     check_steps(events)
 
 
-async def test_a_reconnect_with_last_event_id_starts_with_a_fresh_snapshot(
+async def test_a_reconnect_with_last_event_id_goes_on_after_that_event(
     stack: Stack, bearer: Any
 ) -> None:
     async with httpx.AsyncClient(
@@ -256,14 +282,16 @@ async def test_a_reconnect_with_last_event_id_starts_with_a_fresh_snapshot(
         await first.close()
         last_id, _ = first.received[-1]
         assert last_id is not None
-        seen = Cursor.parse(last_id)
+        seen = EventId.parse(last_id)
         assert seen is not None
+        pending = first.custom("review_requested")[0].value["pendingApprovals"]
 
         second = SseReader(http, events_path(run_id), {"Last-Event-ID": last_id})
-        await second.until(lambda: second.custom("review_requested"))
+        await second.until(lambda: second.events)
+        # The state as of the last event seen, without an id; nothing seen comes again.
         assert isinstance(second.events[0], StateSnapshotEvent)
-        assert phase_steps(second.events) == [], "steps already seen are not sent again"
-        pending = second.custom("review_requested")[0].value["pendingApprovals"]
+        assert second.received[0][0] is None
+        assert same_json(second.events[0].snapshot, rebuilt_state(first.events))
         decided = await http.post(
             f"/api/runs/{run_id}/decisions",
             json=[{"candidateId": cid, "action": "reject"} for cid in pending],
@@ -271,24 +299,30 @@ async def test_a_reconnect_with_last_event_id_starts_with_a_fresh_snapshot(
         assert decided.status_code == 200, decided.text
         await second.closed()
 
-        # An id that is not one of ours, after the run ended: the snapshot, the whole story.
+        # From the start, once the run has ended: the same events with the same ids.
+        whole = SseReader(http, events_path(run_id), {})
+        await whole.closed()
+        # An id that is not one of ours: the whole story again, without RUN_STARTED.
         third = SseReader(http, events_path(run_id), {"Last-Event-ID": "not-an-id"})
         await third.closed()
-    final = await final_workspace(stack, run_id)
+    final = logged(await final_workspace(stack, run_id))
 
     events = second.events
-    assert not any(isinstance(e, RunStartedEvent) for e in events)
+    assert not second.custom("review_requested"), "sent before the reconnect, not again"
     assert isinstance(events[-1], RunFinishedEvent)
-    check_ids(second.received, after=seen.seq)
+    check_ids(second.received, after=seen)
     check_steps(events, resumed_open=tuple(first_open_steps(first.events)))
     assert phase_steps(events) == ["PUBLISHING", "COMPLETED"]
     assert [d.value["candidateId"] for d in second.custom("decision")] == pending
     assert same_json(rebuilt_state(events), final)
+    # Before and after the reconnect together: exactly the stream read in one go.
+    ids = [EventId.parse(eid or "") for eid, _ in whole.received]
+    assert event_ids(first.received) + event_ids(second.received) == ids
+    assert [e.type for e in first.events + events[1:]] == [e.type for e in whole.events]
 
     replay = third.events
     assert isinstance(replay[0], StateSnapshotEvent) and isinstance(replay[-1], RunFinishedEvent)
-    assert not any(isinstance(e, RunStartedEvent) for e in replay)
+    assert not any(isinstance(e, RunStartedEvent) and e.input is None for e in replay)
     assert phase_steps(replay) == final["phaseHistory"]
     check_steps(replay)
-    assert {phase_of(replay, e) for e in third.custom("decision")} == {"REVIEW"}
-    assert same_json(replay[0].snapshot, final)
+    assert same_json(rebuilt_state(replay), final)

@@ -27,7 +27,8 @@ from ag_ui.core import (
 )
 from pydantic import TypeAdapter
 
-from api.ag_ui_events import Cursor
+from api.ag_ui_events import EventId
+from contracts.run_log import LOGGED_OUT
 
 AG_UI_EVENT: TypeAdapter[Any] = TypeAdapter(Event)
 RUN_SECONDS = 180
@@ -211,10 +212,29 @@ def tool_calls(events: list[BaseEvent]) -> list[tuple[ToolCallStartEvent, dict[s
     return calls
 
 
-def check_ids(received: list[tuple[str | None, BaseEvent]], after: int = 0) -> None:
-    cursors = [Cursor.parse(eid or "") for eid, _ in received]
-    assert all(c is not None for c in cursors), [eid for eid, _ in received]
-    assert [c.seq for c in cursors if c] == list(range(after + 1, after + 1 + len(cursors)))
+def event_ids(received: list[tuple[str | None, BaseEvent]]) -> list[EventId]:
+    """The ids of the events received; only a reconnect's first snapshot has none."""
+    ids = []
+    for index, (eid, event) in enumerate(received):
+        if eid is None:
+            assert index == 0 and isinstance(event, StateSnapshotEvent), (index, event)
+            continue
+        parsed = EventId.parse(eid)
+        assert parsed is not None, eid
+        ids.append(parsed)
+    return ids
+
+
+def check_ids(received: list[tuple[str | None, BaseEvent]], after: EventId | None = None) -> None:
+    """Every event has an id, each after the one before (and after `after`)."""
+    ids = event_ids(received)
+    assert ids == sorted(set(ids)), ids
+    assert after is None or not ids or ids[0] > after, (after, ids[:1])
+
+
+def logged(workspace: dict[str, Any]) -> dict[str, Any]:
+    """The workspace as the run log (and the stream) holds it: no history counters."""
+    return {k: v for k, v in workspace.items() if k not in LOGGED_OUT}
 
 
 def first_open_steps(events: list[BaseEvent]) -> list[str]:

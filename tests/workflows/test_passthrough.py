@@ -23,6 +23,7 @@ from tests.support.contracts_probe_workflow import (
 SANDBOXED = {
     "workflows.mining",
     "workflows.review_and_publish",
+    "workflows.run_logging",
     "workflows.batch",
     "workflows.passthrough",
 }

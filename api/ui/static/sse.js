@@ -1,10 +1,15 @@
 // A run's AG-UI events over Server-Sent Events, read with fetch so the bearer token goes
 // in the Authorization header (EventSource cannot send one). Reconnects with
-// Last-Event-ID while the run has not ended; the server then sends a fresh snapshot.
+// Last-Event-ID while the run has not ended; the server then sends the state as of that
+// event (a snapshot without an id) and the events after it.
 
 import { authHeaders, problemText } from "./api.js";
 
 const TERMINAL = new Set(["RUN_FINISHED", "RUN_ERROR"]);
+// A RUN_FINISHED with an interrupt outcome (the run waits for review) is not the end:
+// the reviewers' decisions resume it with a new RUN_STARTED on the same stream.
+const ends = (event) =>
+  TERMINAL.has(event.type) && !(event.outcome && event.outcome.type === "interrupt");
 const RETRY_MS = 1500;
 const MAX_RETRIES = 20;
 
@@ -56,7 +61,7 @@ export function followRun(runId, { onEvent, onError, onEnd }) {
         retries = 0;
         const event = JSON.parse(data);
         onEvent(event);
-        if (TERMINAL.has(event.type)) ended = true;
+        if (ends(event)) ended = true;
       }
     }
   }

@@ -132,7 +132,8 @@ function describe(event) {
     case "STEP_FINISHED": return `step ${event.stepName} finished`;
     case "TOOL_CALL_START": return `tool call ${event.toolCallName}`;
     case "CUSTOM": return `${event.name.replace(/_/g, " ")}`;
-    case "RUN_FINISHED": return "run finished";
+    case "RUN_FINISHED":
+      return event.outcome && event.outcome.type === "interrupt" ? "waiting for review" : "run finished";
     case "RUN_ERROR": return `run error: ${event.message}`;
     default: return "";
   }
