@@ -19,6 +19,9 @@ from storage.sql.memory_repo import (
     StaleNoteError,
 )
 from storage.sql.section_append import appender
+from tests.support.postgres import engine_per_backend
+
+engine = engine_per_backend()
 
 
 def test_append_is_idempotent_per_run_note_and_step(engine: Engine) -> None:

@@ -12,6 +12,9 @@ from contracts.run import memory_path
 from storage.sql.memory_repo import MemoryRepository, section_text
 from storage.sql.note_view import note_view
 from storage.sql.tables import MemorySection, utcnow
+from tests.support.postgres import engine_per_backend
+
+engine = engine_per_backend()
 
 
 def _fill(repo: MemoryRepository, tag: str, sizes: list[int], head: str | None = None) -> None:

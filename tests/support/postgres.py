@@ -7,6 +7,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 POSTGRES_ADDRESS = ("127.0.0.1", 5432)
 POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -59,3 +60,20 @@ def own_database_url(kind: str, directory: Path, prefix: str = "km_test") -> Ite
         pytest.skip("Postgres is not answering on 127.0.0.1:5432 (or psycopg missing)")
     with fresh_postgres_database(prefix) as url:
         yield url
+
+
+def engine_per_backend() -> Any:
+    """A pytest fixture `engine`: a database of the test's own at head, a SQLite file or
+    a new Postgres database. A module takes it as `engine = engine_per_backend()`."""
+    import pytest
+
+    from storage.sql.db import make_engine
+
+    @pytest.fixture(params=["sqlite", "postgres"], name="engine")
+    def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+        with own_database_url(request.param, tmp_path) as url:
+            eng = make_engine(url)
+            yield eng
+            eng.dispose()
+
+    return engine
