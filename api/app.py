@@ -13,7 +13,7 @@ from api import problems
 from api.auth import TokenIssuer
 from api.limits import DEFAULT_MAX_BYTES, RequestLimits
 from api.mcp.server import mount_mcp
-from api.routes import audit, blobs, dkg, health, memory, run_events, run_files, runs
+from api.routes import audit, blobs, dkg, health, me, memory, run_events, run_files, runs
 from api.routes.ui import mount_ui
 from api.throttle import StartLimiter
 from api.workspace_reads import WorkspaceReader
@@ -54,6 +54,7 @@ def create_app(
         dkg.router,
         blobs.router,
         memory.router,
+        me.router,
     ):
         app.include_router(router)
     # The MCP tools over streamable HTTP, behind the same bearer tokens as /api.
