@@ -54,7 +54,7 @@ async def choose_tags_and_ask(page: Page, steps: Steps) -> None:
     await expect(page.get_by_role("button", name="Add tag")).to_be_disabled()
     await custom.fill("#Lithium_Watch")
     await page.get_by_role("button", name="Add tag").click()
-    watch = page.get_by_role("button", name="#lithium_watch")
+    watch = page.get_by_role("button", name="#lithium_watch", exact=True)
     await expect(watch).to_have_attribute("aria-pressed", "true")
     await watch.click()  # and off again: the run asks with the two preset tags
     await expect(watch).to_have_attribute("aria-pressed", "false")
@@ -69,27 +69,41 @@ async def choose_tags_and_ask(page: Page, steps: Steps) -> None:
 
 async def watch_workspace(page: Page, steps: Steps) -> None:
     panel = page.locator("#workspace")
-    await expect(panel).to_be_visible(timeout=30_000)
+    strip = page.locator("#ws-strip")  # a phone: a progress strip opens the panel as a drawer
+    shown = page.locator("#workspace:visible, #ws-strip:visible").first
+    await expect(shown).to_be_visible(timeout=30_000)
+    phone = await strip.is_visible()
+    if phone:
+        await strip.click()
     await expect(panel.locator(".todos li").first).to_be_visible(timeout=RUN_SECONDS)
     await steps.shot("workspace-live")
+    if phone:
+        await page.get_by_role("button", name="Close workspace").click()
     status = page.locator("article.run .run-status").last
     await expect(status).to_contain_text("Waiting for review", timeout=RUN_SECONDS)
-    await expect(panel.locator(".files button").first).to_be_visible()
-    await expect(panel.locator(".report")).not_to_be_empty()
     await expect(page.locator("article.run .answer h3")).to_have_text("Answer")
     assert await page.locator(".card").count() >= 3
     await steps.shot("review-waiting")
     # The workspace hides and shows on request.
-    toggle = page.get_by_role("button", name="Hide Workspace")
-    await toggle.click()
-    await expect(panel).to_be_hidden()
-    await page.get_by_role("button", name="Show Workspace").click()
-    await expect(panel).to_be_visible()
-    await panel.locator(".files button").first.click()
+    if phone:
+        await strip.click()
+        await expect(panel).to_be_visible()
+    else:
+        await page.get_by_role("button", name="Hide Workspace").click()
+        await expect(panel).to_be_hidden()
+        await page.get_by_role("button", name="Show Workspace").click()
+        await expect(panel).to_be_visible()
+    await expect(panel.locator(".files button").first).to_be_visible()
+    await expect(panel.locator(".report")).not_to_be_empty()
+    first_file = panel.locator(".files button").first
+    await first_file.click()
     viewer = page.locator("#viewer")
     await expect(viewer.locator(".file-content")).not_to_be_empty()
     await steps.shot("research-file", full_page=False)
     await viewer.get_by_role("button", name="Close").click()
+    if phone:
+        await page.get_by_role("button", name="Close workspace").click()
+        await expect(panel).to_be_hidden()
 
 
 async def see_graph(page: Page, steps: Steps) -> None:

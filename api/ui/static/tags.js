@@ -114,7 +114,6 @@ export class TagBar {
       ? `Selected: ${this.tags().map((t) => `#${t}`).join(" ")}`
       : "No tags selected: the question goes to the global thread";
     replaceChildren(this.chips, ...buttons, h("span", { className: "tag-summary" }, summary));
-    this.toggleButton.textContent = this.selected.size
-      ? `Tags: ${this.tags().map((t) => `#${t}`).join(" ")}` : "Tags: none";
+    this.toggleButton.textContent = `Tags: ${this.selected.size || "none"}`;
   }
 }
