@@ -25,6 +25,7 @@ from tests.support.ui_pages import (
     axe_violations,
     collect_errors,
     focused,
+    meter_contrast,
     sideways_overflow,
     sign_in,
     small_targets,
@@ -140,6 +141,15 @@ async def wait_for_review(page: Page, steps: Steps) -> None:
     assert composer["y"] >= 0
     await steps.shot("review-waiting", full_page=False)
     await no_serious_axe(page, "the chat with a run waiting for review")
+    meters = page.locator(".card meter")
+    values = [float(v) for v in await meters.evaluate_all("ms => ms.map(m => m.value)")]
+    # One meter of each colour band (low, middling, high: Chrome's own yellow was 1.5:1).
+    bands = [(0.1, 0.5), (0.5, 0.7), (0.7, 0.9)]
+    picked = [next((i for i, v in enumerate(values) if lo <= v < hi), None) for lo, hi in bands]
+    assert [i for i in picked if i is not None], values
+    for index in (i for i in picked if i is not None):
+        ratio = await meter_contrast(meters.nth(index))
+        assert ratio >= 3, f"confidence bar {values[index]} against its track: {ratio:.2f}"
 
 
 async def citations_by_name(page: Page) -> None:

@@ -4,6 +4,7 @@ tests share (axe-core, sideways scroll, tap targets, contrast)."""
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 from collections.abc import AsyncIterator
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 from playwright.async_api import (
     Browser,
     ConsoleMessage,
@@ -213,3 +215,28 @@ async def focused(page: Page) -> dict[str, Any]:
                    text: (el.innerText || "").slice(0, 60) }; }"""
     )
     return dict(found)
+
+
+def contrast(first: tuple[int, ...], second: tuple[int, ...]) -> float:
+    """WCAG contrast ratio of two sRGB colours."""
+
+    def luminance(rgb: tuple[int, ...]) -> float:
+        linear = [
+            v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+            for v in (c / 255 for c in rgb[:3])
+        ]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(first), luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+async def meter_contrast(meter: Locator) -> float:
+    """Contrast of a drawn meter's bar against its empty track, read from its pixels."""
+    value = float(await meter.get_attribute("value") or 0)
+    assert 0.1 < value < 0.9, f"a meter half filled is needed, not {value}"
+    image = Image.open(io.BytesIO(await meter.screenshot())).convert("RGB")
+    width, height = image.size
+    bar = image.getpixel((int(width * value / 2), height // 2))
+    track = image.getpixel((int(width * (1 + value) / 2), height // 2))
+    return contrast(tuple(bar), tuple(track))  # type: ignore[arg-type]
