@@ -114,6 +114,7 @@ async def sign_in(page: Page, api_url: str, token: str, who: str) -> None:
 
 async def axe_violations(page: Page, context: str = "body") -> list[str]:
     """Serious and critical axe-core violations of what the page shows now."""
+    assert AXE.exists(), "run `make install` (axe-core, pinned in api/ui/vendor)"
     if not await page.evaluate("typeof window.axe === 'object'"):
         await page.add_script_tag(path=str(AXE))
     found = await page.evaluate(
