@@ -2,7 +2,7 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# The chat UI's browser libraries (Cytoscape.js), pinned in api/ui/vendor/package-lock.json.
+# The chat UI's browser libraries (Cytoscape.js; axe-core for its tests), pinned in api/ui/vendor/package-lock.json.
 UI_VENDOR := api/ui/vendor
 UI_STAMP := $(UI_VENDOR)/node_modules/.installed
 # The Compose Specification's JSON schema, which tests/e2e/test_compose.py checks

@@ -14,7 +14,7 @@ from api.auth import TokenIssuer
 from api.limits import DEFAULT_MAX_BYTES, RequestLimits
 from api.mcp.resource_metadata import ResourceServer
 from api.mcp.server import mount_mcp
-from api.routes import audit, blobs, dkg, health, memory, run_events, run_files, runs
+from api.routes import audit, blobs, dkg, health, me, memory, run_events, run_files, runs
 from api.routes.ui import mount_ui
 from api.throttle import StartLimiter
 from api.workspace_reads import WorkspaceReader
@@ -58,6 +58,7 @@ def create_app(
         dkg.router,
         blobs.router,
         memory.router,
+        me.router,
     ):
         app.include_router(router)
     # The MCP tools over streamable HTTP, behind the same bearer tokens as /api.

@@ -24,6 +24,9 @@ THREAD_SEPARATOR = "__"
 # The memo key of who asked for a run: written by the REST API, the MCP tool, the CLI and
 # a batch for its children; the worker hands it on to every activity of the run.
 PRINCIPAL_MEMO = "principal"
+# The memo key of the question (cut to QUERY_MEMO_CHARS): the runs list shows it.
+QUERY_MEMO = "query"
+QUERY_MEMO_CHARS = 300
 
 
 class InvalidTagError(ValueError):

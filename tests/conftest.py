@@ -19,7 +19,11 @@ from tests.support.fake_openai import FAKE_API_KEY, AnswersRequests, ServeFakeOp
 from tests.support.replay import replay_server
 
 # Fixtures kept beside the stand-ins and helpers they serve.
-pytest_plugins = ["tests.support.embedded_dkg", "tests.support.otnode"]
+pytest_plugins = [
+    "tests.support.embedded_dkg",
+    "tests.support.otnode",
+    "tests.support.ui_pages",
+]
 
 
 @pytest.fixture(scope="session")

@@ -29,6 +29,8 @@ from api.run_listing import SAFE_VALUE, BadCursor, decode_cursor, encode_cursor,
 from api.throttle import retry_after
 from contracts.run import (
     PRINCIPAL_MEMO,
+    QUERY_MEMO,
+    QUERY_MEMO_CHARS,
     Decision,
     DecisionResult,
     KnowledgeMinerResponse,
@@ -51,6 +53,7 @@ class RunSummary(BaseModel):
     startedAt: str
     closedAt: str | None
     principal: str | None = None
+    query: str | None = None  # the question, as the memo keeps it (older runs: none)
     threadId: str | None = None
     domainTags: list[str] = []
     phase: Phase | None = None
@@ -97,7 +100,7 @@ async def start(
             request.app.state.task_queue,
             body,
             run_id=run_id,
-            memo={PRINCIPAL_MEMO: who.sub},
+            memo={PRINCIPAL_MEMO: who.sub, QUERY_MEMO: body.query[:QUERY_MEMO_CHARS]},
             reuse_existing=run_id is not None,
         )
     except WorkflowAlreadyStartedError:
@@ -150,10 +153,14 @@ async def list_runs(
         raise rpc_http_error(exc, "runs") from exc
     runs: list[RunSummary] = []
     for wf in pages.current_page or []:
-        owner = (await wf.memo()).get(PRINCIPAL_MEMO)
+        memo = await wf.memo()
+        owner = memo.get(PRINCIPAL_MEMO)
         if mine_only and owner != who.sub:
             continue  # unindexed runs: filtered here instead
-        runs.append(summary_of(wf, owner if isinstance(owner, str) else None))
+        summary = summary_of(wf, owner if isinstance(owner, str) else None)
+        question = memo.get(QUERY_MEMO)
+        summary.query = question if isinstance(question, str) else None
+        runs.append(summary)
     key = request.app.state.cursor_key
     return RunPage(runs=runs, nextCursor=encode_cursor(pages.next_page_token, key))
 

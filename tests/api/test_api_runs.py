@@ -112,6 +112,7 @@ async def test_runs_are_filtered_by_tag_phase_and_owner_and_paged(
         anas = await _listed(http, ana, limit=200)
         assert {r["runId"] for r in anas["runs"]} == set(ids[:2]), "a miner lists its own runs"
         assert all(r["principal"] == f"ana-{fresh}" for r in anas["runs"])
+        assert {r["query"] for r in anas["runs"]} == {"Who supplies CATL?", "Who refines cobalt?"}
 
         first = await _listed(http, ana, limit=1)
         second = await _listed(http, ana, limit=1, cursor=first["nextCursor"])

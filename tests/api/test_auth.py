@@ -38,6 +38,18 @@ async def test_no_token_or_a_bad_one_is_401_and_health_stays_open(
         )
 
 
+async def test_me_says_whom_a_token_stands_for_or_refuses_it(
+    stack: Stack, bearer: Any, settings: Settings
+) -> None:
+    forged = TokenIssuer("not-the-secret-but-long-enough-for-hs256").mint("mallory", "admin")
+    async with httpx.AsyncClient(base_url=stack.api_url or "") as http:
+        me = await http.get("/api/me", headers=bearer("reviewer", "rita"))
+        assert me.status_code == 200 and me.json() == {"sub": "rita", "role": "reviewer"}
+        refused = await http.get("/api/me", headers={"Authorization": f"Bearer {forged}"})
+        assert refused.status_code == 401
+        assert "Signature verification failed" in refused.json()["detail"]
+
+
 async def test_roles_decide_who_may_do_what(stack: Stack, bearer: Any) -> None:
     async with httpx.AsyncClient(base_url=stack.api_url or "", timeout=30) as http:
         started = await http.post("/api/runs", json=QUESTION, headers=bearer("miner", "ana"))

@@ -11,81 +11,23 @@ so the browser is driven with Playwright's async API.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, ConsoleMessage, Page, async_playwright, expect
+from playwright.async_api import Browser, Page, expect
 
-from api.routes.ui import CYTOSCAPE_DIR, sign_in_link
+from api.routes.ui import sign_in_link
 from kminer.stack import Stack
-from tests.support.browser import ensure_chromium
-from tests.support.paths import TESTS
+from tests.support.ui_pages import (
+    ARTIFACTS,
+    QUESTION,
+    RUN_MS,
+    VIEWPORTS,
+    Steps,
+    collect_errors,
+)
 
-ARTIFACTS = Path(os.environ.get("KM_TEST_ARTIFACTS") or TESTS / "artifacts")
-QUESTION = "Which suppliers of lithium carry geopolitical risk?"
-RUN_SECONDS = 180_000  # ms: mining, review and publishing on a loaded 2-core machine
-VIEWPORTS = [(1280, 800), (390, 844)]
-
-
-@pytest.fixture(scope="session")
-def chromium() -> Path:
-    path, why = ensure_chromium()
-    if path is None:
-        pytest.skip(f"no browser for the UI tests: {why}")
-    return path
-
-
-@pytest.fixture
-async def browser(chromium: Path) -> AsyncIterator[Browser]:
-    assert (CYTOSCAPE_DIR / "cytoscape.min.js").exists(), "run `make install` (Cytoscape.js)"
-    async with async_playwright() as pw:
-        # --no-sandbox: the tests may run as root, where chromium's sandbox cannot start.
-        launched = await pw.chromium.launch(
-            executable_path=str(chromium), headless=True, args=["--no-sandbox"]
-        )
-        try:
-            yield launched
-        finally:
-            await launched.close()
-
-
-class Steps:
-    """Numbered screenshots of one flow."""
-
-    def __init__(self, page: Page, folder: Path) -> None:
-        self.page = page
-        self.folder = folder
-        self.count = 0
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir(parents=True)
-
-    async def shot(self, name: str, full_page: bool = True) -> None:
-        """The whole page, or what the viewport shows (a modal dialog is drawn there)."""
-        self.count += 1
-        path = self.folder / f"{self.count:02d}-{name}.png"
-        await self.page.screenshot(path=path, full_page=full_page)
-
-
-def collect_errors(page: Page) -> list[str]:
-    errors: list[str] = []
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type != "error":
-            return
-        where = message.location.get("url", "")
-        # The one 4xx the flow provokes on purpose: an edit the API refuses (422), which
-        # Chrome logs as a failed resource load.
-        if "status of 422" in message.text and where.endswith("/decisions"):
-            return
-        errors.append(f"console error: {message.text} ({where})")
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
-    return errors
+RUN_SECONDS = RUN_MS
 
 
 def card(page: Page, candidate_id: str) -> Any:
@@ -100,6 +42,9 @@ async def pending_ids(page: Page) -> list[str]:
 
 
 async def choose_tags_and_ask(page: Page, steps: Steps) -> None:
+    folded = page.get_by_role("button", name="Tags: none")
+    if await folded.is_visible():  # a phone folds the tag bar away
+        await folded.click()
     await page.get_by_role("button", name="#supply_chain").click()
     await page.get_by_role("button", name="#general_risk").click()
     custom = page.get_by_label("Custom tag")
@@ -109,7 +54,7 @@ async def choose_tags_and_ask(page: Page, steps: Steps) -> None:
     await expect(page.get_by_role("button", name="Add tag")).to_be_disabled()
     await custom.fill("#Lithium_Watch")
     await page.get_by_role("button", name="Add tag").click()
-    watch = page.get_by_role("button", name="#lithium_watch")
+    watch = page.get_by_role("button", name="#lithium_watch", exact=True)
     await expect(watch).to_have_attribute("aria-pressed", "true")
     await watch.click()  # and off again: the run asks with the two preset tags
     await expect(watch).to_have_attribute("aria-pressed", "false")
@@ -124,27 +69,41 @@ async def choose_tags_and_ask(page: Page, steps: Steps) -> None:
 
 async def watch_workspace(page: Page, steps: Steps) -> None:
     panel = page.locator("#workspace")
-    await expect(panel).to_be_visible(timeout=30_000)
+    strip = page.locator("#ws-strip")  # a phone: a progress strip opens the panel as a drawer
+    shown = page.locator("#workspace:visible, #ws-strip:visible").first
+    await expect(shown).to_be_visible(timeout=30_000)
+    phone = await strip.is_visible()
+    if phone:
+        await strip.click()
     await expect(panel.locator(".todos li").first).to_be_visible(timeout=RUN_SECONDS)
     await steps.shot("workspace-live")
+    if phone:
+        await page.get_by_role("button", name="Close workspace").click()
     status = page.locator("article.run .run-status").last
     await expect(status).to_contain_text("Waiting for review", timeout=RUN_SECONDS)
-    await expect(panel.locator(".files button").first).to_be_visible()
-    await expect(panel.locator(".report")).not_to_be_empty()
     await expect(page.locator("article.run .answer h3")).to_have_text("Answer")
     assert await page.locator(".card").count() >= 3
     await steps.shot("review-waiting")
     # The workspace hides and shows on request.
-    toggle = page.get_by_role("button", name="Hide Workspace")
-    await toggle.click()
-    await expect(panel).to_be_hidden()
-    await page.get_by_role("button", name="Show Workspace").click()
-    await expect(panel).to_be_visible()
-    await panel.locator(".files button").first.click()
+    if phone:
+        await strip.click()
+        await expect(panel).to_be_visible()
+    else:
+        await page.get_by_role("button", name="Hide Workspace").click()
+        await expect(panel).to_be_hidden()
+        await page.get_by_role("button", name="Show Workspace").click()
+        await expect(panel).to_be_visible()
+    await expect(panel.locator(".files button").first).to_be_visible()
+    await expect(panel.locator(".report")).not_to_be_empty()
+    first_file = panel.locator(".files button").first
+    await first_file.click()
     viewer = page.locator("#viewer")
     await expect(viewer.locator(".file-content")).not_to_be_empty()
     await steps.shot("research-file", full_page=False)
     await viewer.get_by_role("button", name="Close").click()
+    if phone:
+        await page.get_by_role("button", name="Close workspace").click()
+        await expect(panel).to_be_hidden()
 
 
 async def see_graph(page: Page, steps: Steps) -> None:
@@ -305,7 +264,7 @@ async def test_a_miner_asks_without_tags_and_cannot_decide(
     page = await expired.new_page()
     try:
         await page.goto(sign_in_link(stack.api_url or "", issuer.mint("mia", "miner", -60)))
-        await expect(page.locator("#alert")).to_contain_text("expired")
+        await expect(page.locator("#signin-problem")).to_contain_text("token expired")
         await page.screenshot(path=steps.folder / "expired-token.png")
     finally:
         await expired.close()

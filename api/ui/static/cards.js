@@ -85,12 +85,14 @@ function actions(candidate, hooks) {
   if (candidate.status !== "pending" || !hooks.canReview) return null;
   const name = nameOf(candidate);
   const act = (action) => () => hooks.onDecide(candidate, action);
+  const off = hooks.offline ? { disabled: true, title: "Offline: review waits for the connection" } : {};
   return h("div", { className: "actions", role: "group", "aria-label": `Review ${name}` },
     h("button", { type: "button", className: "approve", dataset: { action: "approve" },
-                  onClick: act("approve") }, "Approve"),
-    h("button", { type: "button", dataset: { action: "edit" }, onClick: act("edit") }, "Edit"),
+                  onClick: act("approve"), ...off }, "Approve"),
+    h("button", { type: "button", dataset: { action: "edit" }, onClick: act("edit"), ...off },
+      "Edit"),
     h("button", { type: "button", className: "reject", dataset: { action: "reject" },
-                  onClick: act("reject") }, "Reject"));
+                  onClick: act("reject"), ...off }, "Reject"));
 }
 
 export function renderCard(candidate, hooks) {
@@ -123,7 +125,9 @@ export function renderCard(candidate, hooks) {
     ualList("Links", linkedAssetsOf(candidate), hooks.onAsset),
     ualList("Already in the DKG", candidate.knownInDkg || [], hooks.onAsset),
     contradictionBlock(candidate, hooks.onAsset),
-    candidate.reviewNote ? h("p", { className: "note" }, candidate.reviewNote) : null,
+    // On a candidate still pending, the note is why an edit was not applied or accepted.
+    candidate.reviewNote
+      ? h("p", { className: pending ? "note error" : "note" }, candidate.reviewNote) : null,
     published,
     actions(candidate, hooks),
     h("p", { className: `outcome${hooks.outcomeIsError ? " error" : ""}`, role: "status" },

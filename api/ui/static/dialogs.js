@@ -1,8 +1,22 @@
 // The review dialogs: the JSON-LD editor (checked as you type, the API's answer shown in
-// the same place) and the reason asked for a rejection.
+// the same place) and the reason asked for a rejection. Closing one puts focus back on
+// the button that opened it, or, when that button is gone, on what `fallback` names.
 
 import { jsonldProblems } from "./jsonld_check.js";
 import { h, replaceChildren } from "./dom.js";
+
+export function returnFocusOnClose(dialog) {
+  const state = { opener: null, fallback: null };
+  dialog.addEventListener("close", () => {
+    const target = state.opener && state.opener.isConnected
+      ? state.opener : state.fallback && state.fallback();
+    if (target) target.focus();
+  });
+  return (fallback) => {
+    state.opener = document.activeElement;
+    state.fallback = fallback || null;
+  };
+}
 
 export class EditDialog {
   constructor(dialog) {
@@ -12,6 +26,8 @@ export class EditDialog {
     this.send = dialog.querySelector("#edit-send");
     this.title = dialog.querySelector("#edit-title");
     this.submit = null;
+    this.original = "";
+    this.remember = returnFocusOnClose(dialog);
     this.text.addEventListener("input", () => this.check());
     dialog.querySelector("#edit-cancel").addEventListener("click", () => dialog.close());
     dialog.querySelector("form").addEventListener("submit", (event) => {
@@ -20,9 +36,11 @@ export class EditDialog {
     });
   }
 
-  show(candidate, name, submit) {
+  show(candidate, name, submit, fallback) {
+    this.remember(fallback);
     this.submit = submit;
     this.title.textContent = `Edit “${name}”`;
+    this.original = JSON.stringify(candidate.asset);
     this.text.value = JSON.stringify(candidate.asset, null, 2);
     this.check();
     this.dialog.showModal();
@@ -38,11 +56,25 @@ export class EditDialog {
     this.errors.classList.toggle("error", invalid);
   }
 
+  unchanged() {
+    try {
+      return JSON.stringify(JSON.parse(this.text.value)) === this.original;
+    } catch {
+      return false;
+    }
+  }
+
   check() {
     const problems = jsonldProblems(this.text.value);
+    const same = problems.length === 0 && this.unchanged();
     this.showErrors(problems);
-    this.send.disabled = problems.length > 0;
-    return problems;
+    if (same) {
+      this.text.setAttribute("aria-invalid", "false");
+      replaceChildren(this.errors, h("span", {},
+        "Unchanged: edit the JSON-LD to send an edit, or use Cancel."));
+    }
+    this.send.disabled = problems.length > 0 || same;
+    return same ? ["unchanged"] : problems;
   }
 
   async sendEdit() {
@@ -62,6 +94,7 @@ export class ReasonDialog {
     this.title = dialog.querySelector("#reject-title");
     this.errors = dialog.querySelector("#reject-errors");
     this.submit = null;
+    this.remember = returnFocusOnClose(dialog);
     dialog.querySelector("#reject-cancel").addEventListener("click", () => dialog.close());
     dialog.querySelector("form").addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -78,7 +111,8 @@ export class ReasonDialog {
     });
   }
 
-  show(what, submit) {
+  show(what, submit, fallback) {
+    this.remember(fallback);
     this.submit = submit;
     this.title.textContent = `Reject ${what}`;
     this.reason.value = "";

@@ -58,3 +58,23 @@ export function isUal(text) {
 export function isWebUrl(text) {
   return typeof text === "string" && /^https?:\/\//i.test(text);
 }
+
+export function clock(when) {
+  return when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
+
+// 75000 → "1:15"; an hour or more → "1:02:05".
+export function elapsedText(ms) {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
+}
+
+// A path that wraps only after its slashes and underscores, never inside a word.
+export function pathText(path) {
+  const parts = String(path).split(/(?<=[/_])/);
+  return h("span", { className: "path" }, parts.flatMap((part, i) =>
+    i ? [h("wbr"), part] : [part]));
+}

@@ -1,10 +1,10 @@
-// Memory notes of a tag with their versions; admins edit a note's head, the text above its
-// run sections, which runs write (a stale version is a 409, shown in words with a way to
-// reload).
+// Memory notes of a tag with their versions, or the one note a run wrote; admins edit a
+// note's head, the text above its run sections, which runs write (a stale version is a
+// 409, shown in words with a way to reload).
 
 import { api } from "./api.js";
 import { atLeast } from "./auth.js";
-import { h, replaceChildren, shortTime } from "./dom.js";
+import { h, pathText, replaceChildren, shortTime } from "./dom.js";
 import { normalizeTag, tagProblem } from "./tags.js";
 
 export class MemoryView {
@@ -13,8 +13,10 @@ export class MemoryView {
     this.tag = root.querySelector("#memory-tag");
     this.list = root.querySelector("#memory-list");
     this.message = root.querySelector("#memory-message");
+    this.only = "";
     root.querySelector("#memory-form").addEventListener("submit", (event) => {
       event.preventDefault();
+      this.only = "";
       this.load();
     });
   }
@@ -24,8 +26,10 @@ export class MemoryView {
     this.message.classList.toggle("error", error);
   }
 
-  async open(tag) {
+  // The notes of `tag`, or only the note `name` of it (a run's memory write).
+  async open(tag, name = "") {
     this.tag.value = tag;
+    this.only = name;
     await this.load();
   }
 
@@ -44,9 +48,19 @@ export class MemoryView {
       this.say(`Could not read the notes: ${err.message}`, true);
       return;
     }
-    this.say(notes.length ? `${notes.length} note(s) for #${tag}.`
-                          : `No notes for #${tag} yet: a run with this tag writes them.`);
-    replaceChildren(this.list, notes.map((note) => this.noteCard(tag, note)));
+    const shown = this.only ? notes.filter((n) => n.name === this.only) : notes;
+    if (this.only) {
+      this.say(shown.length ? `Note ${this.only} of #${tag} (${notes.length} note(s) in all).`
+                            : `#${tag} has no note ${this.only} (any more).`, !shown.length);
+    } else {
+      this.say(notes.length ? `${notes.length} note(s) for #${tag}.`
+                            : `No notes for #${tag} yet: a run with this tag writes them.`);
+    }
+    const all = this.only
+      ? h("button", { type: "button", className: "show-all",
+                      onClick: () => this.open(tag) }, `Show all notes of #${tag}`)
+      : null;
+    replaceChildren(this.list, shown.map((note) => this.noteCard(tag, note)), all);
   }
 
   noteCard(tag, note) {
@@ -54,7 +68,7 @@ export class MemoryView {
     const body = h("pre", { className: "note-content", tabindex: "0" }, note.content);
     const status = h("p", { className: "outcome", role: "status" });
     const card = h("article", { className: "note-card", id, "aria-labelledby": `${id}-title` },
-      h("h3", { id: `${id}-title` }, `/memories/knowledge/${tag}/${note.name}.md`),
+      h("h3", { id: `${id}-title` }, pathText(`/memories/knowledge/${tag}/${note.name}.md`)),
       h("p", { className: "muted" }, `version ${note.version} · ${note.sections} run section${
         note.sections === 1 ? "" : "s"} · updated ${
         shortTime(note.updated_at)}${note.updated_by_run ? ` by run ${note.updated_by_run}` : ""}`),

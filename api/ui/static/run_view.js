@@ -1,20 +1,25 @@
 // One run in the chat: the question, the answer with citations, the candidates as cards
 // or as a graph, review actions and the published assets. Live from the event stream.
 
+import { renderAnswer } from "./answer.js";
 import { api } from "./api.js";
-import { cardId, renderCard, sourceLink, ualButton } from "./cards.js";
-import { h, replaceChildren } from "./dom.js";
+import { cardId, renderCard, ualButton } from "./cards.js";
+import { clock, elapsedText, h, replaceChildren } from "./dom.js";
 import { nameOf } from "./facts.js";
 import { GraphView } from "./graph.js";
 import { applyPatch } from "./patch.js";
 import { followRun } from "./sse.js";
 
 const TERMINAL = new Set(["COMPLETED", "FAILED", "CANCELED"]);
+const CONNECTION = {
+  reconnecting: "Reconnecting…",
+  offline: "Offline: live updates paused.",
+};
+const asTime = (value) => (value === undefined || value === null ? null : new Date(value));
 const OUTCOME = {
   approved: "Approved: it is published when the review ends.",
   rejected: "Rejected.",
   revalidating: "Edit sent: re-validating.",
-  pending: "Edit sent: re-validation did not accept it; approve it to publish anyway, or edit again.",
   published: "Published.",
 };
 
@@ -26,20 +31,32 @@ export class RunView {
     this.selected = new Set();
     this.outcomes = new Map(); // candidateId → [text, isError]
     this.cardKeys = new Map();
-    this.stop = null;
+    this.stream = null;
     this.view = "cards";
+    this.connection = "live";
+    this.problem = "";
+    this.started = null; // Date the run started (its RUN_STARTED, or the runs list)
+    this.ended = null;
+    this.ticker = null;
     this.build(query, tags);
   }
 
   build(query, tags) {
     const prefix = (tags || []).map((t) => `#${t}`).join(" ");
     this.status = h("p", { className: "run-status", role: "status" }, "Starting…");
+    this.clock = h("span", { className: "run-clock muted" }, "");
+    this.connLine = h("p", { className: "connection", role: "status", hidden: true });
+    this.retryButton = h("button", { type: "button", className: "retry",
+                                     onClick: () => this.retry() }, "Retry now");
+    this.cancelButton = h("button", { type: "button", className: "reject cancel-run",
+                                      hidden: true, onClick: () => this.cancel() }, "Cancel run");
     this.answer = h("section", { className: "answer", "aria-label": "Answer" });
     this.published = h("section", { className: "published-list", "aria-label": "Published" });
     this.count = h("span", { className: "selection-count" }, "");
     this.cards = h("div", { className: "cards" });
     this.graphBox = h("div", { className: "graph", role: "img", hidden: true });
-    this.graph = new GraphView(this.graphBox, {
+    this.graphExtras = h("div", { className: "graph-extras", hidden: true });
+    this.graph = new GraphView(this.graphBox, this.graphExtras, {
       onAsset: this.hooks.onAsset, onCandidate: (id) => this.focusCard(id) });
     this.toggleView = h("button", { type: "button", className: "view-toggle",
                                     "aria-pressed": "false", onClick: () => this.switchView() },
@@ -57,42 +74,120 @@ export class RunView {
     this.candidates = h("section", { className: "candidates", hidden: true },
       h("div", { className: "candidates-head" },
         h("h3", {}, "Candidates"), this.toggleView),
-      this.toolbar, this.cards, this.graphBox);
-    this.el = h("article", { className: "run", id: `run-${this.runId}`,
+      this.toolbar, this.cards, this.graphExtras, this.graphBox);
+    this.el = h("article", { className: "run", id: `run-${this.runId}`, tabindex: "-1",
                              "aria-label": `Run ${this.runId}`, dataset: { runId: this.runId } },
       h("div", { className: "bubble user" },
         prefix ? h("span", { className: "tags" }, prefix) : null,
         h("p", { className: "question" }, query || ""),
-        h("span", { className: "muted run-id" }, `run ${this.runId}`)),
-      this.status, this.answer, this.candidates, this.published);
+        h("span", { className: "muted run-id" }, `run ${this.runId}`), " ", this.clock),
+      h("div", { className: "run-head" }, this.status, this.cancelButton),
+      this.connLine, this.answer, this.candidates, this.published);
+  }
+
+  setQuestion(query) {
+    this.el.querySelector(".question").textContent = query;
+  }
+
+  setTimes(started, ended) {
+    this.started = asTime(started) || this.started;
+    this.ended = asTime(ended) || this.ended;
+    this.tick();
+  }
+
+  tick() {
+    if (!this.started) return;
+    const end = this.ended || new Date();
+    const span = elapsedText(end - this.started);
+    this.clock.textContent = this.ended
+      ? `· started ${clock(this.started)} · took ${span}`
+      : `· started ${clock(this.started)} · ${span} elapsed`;
+    if (this.ended && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = null;
+    } else if (!this.ended && !this.ticker) {
+      this.ticker = setInterval(() => this.tick(), 1000);
+    }
   }
 
   start() {
-    if (this.stop) return;
+    if (this.stream) return;
     let state = null;
-    this.stop = followRun(this.runId, {
+    this.problem = "";
+    this.stream = followRun(this.runId, {
       onEvent: (event) => {
         if (event.type === "STATE_SNAPSHOT") state = structuredClone(event.snapshot);
         else if (event.type === "STATE_DELTA" && state) state = applyPatch(state, event.delta);
+        if (event.type === "RUN_STARTED" && !this.started) this.setTimes(event.timestamp, null);
+        const final = (event.type === "RUN_FINISHED" && !(event.outcome
+          && event.outcome.type === "interrupt")) || event.type === "RUN_ERROR";
+        if (final) this.setTimes(null, event.timestamp || Date.now());
         if (event.type === "STATE_SNAPSHOT" || event.type === "STATE_DELTA") {
           this.setWorkspace(state);
         }
         if (event.type === "RUN_ERROR") this.showError(`The run ended: ${event.message}`);
         this.hooks.onEvent(this, event);
       },
-      onError: (message) => this.showError(`Live updates stopped: ${message}`),
-      onEnd: () => { this.stop = null; },
+      onError: (message) => {
+        this.stream = null;
+        this.setConnection("offline", {});
+        this.showError(`Live updates stopped: ${message}`);
+      },
+      onEnd: () => {
+        this.stream = null;
+        this.setConnection("live", {});
+      },
+      onConnection: (state, detail) => this.setConnection(state, detail),
     });
   }
 
+  setConnection(state, { attempt, inMs, reason } = {}) {
+    const changed = state !== this.connection;
+    this.connection = state;
+    this.connLine.hidden = state === "live";
+    if (state !== "live") {
+      const when = state === "reconnecting" && inMs
+        ? ` Next try in ${Math.round(inMs / 1000)} s (try ${attempt}).` : "";
+      const why = reason ? ` (${reason})` : "";
+      replaceChildren(this.connLine, `${CONNECTION[state]}${why}${when} `,
+        "Review waits until the connection is back. ", this.retryButton);
+    }
+    this.el.classList.toggle("offline", state !== "live");
+    if (changed && this.ws) this.render();
+  }
+
+  retry() {
+    if (this.stream) this.stream.retry();
+    else this.start();
+  }
+
+  async cancel() {
+    this.cancelButton.disabled = true;
+    try {
+      await api(`/api/runs/${encodeURIComponent(this.runId)}/cancel`, { method: "POST" });
+      this.status.textContent = "Cancel requested: the run stops at its next step.";
+    } catch (err) {
+      this.cancelButton.disabled = false;
+      this.showError(`Could not cancel the run: ${err.message}`);
+    }
+  }
+
   close() {
-    if (this.stop) this.stop();
-    this.stop = null;
+    if (this.stream) this.stream.stop();
+    this.stream = null;
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = null;
   }
 
   showError(message) {
+    this.problem = message;
     this.status.classList.add("error");
     this.status.textContent = message;
+  }
+
+  clearError() {
+    this.problem = "";
+    this.status.classList.remove("error");
   }
 
   setWorkspace(ws) {
@@ -104,52 +199,44 @@ export class RunView {
   render() {
     const ws = this.ws;
     const pending = ws.pendingApprovals || [];
-    if (!this.status.classList.contains("error")) {
+    const ended = TERMINAL.has(ws.phase);
+    this.cancelButton.hidden = ended || !this.hooks.canCancel();
+    if (ended && !this.ended && this.started) this.setTimes(null, Date.now());
+    if (!this.problem) {
       this.status.textContent = TERMINAL.has(ws.phase)
         ? `Run ${ws.phase.toLowerCase()}.`
         : ws.phase === "REVIEW"
           ? `Waiting for review: ${pending.length} candidate(s) to decide.`
           : `Mining… phase ${ws.phase}`;
     }
-    this.renderAnswer(ws.answer);
+    renderAnswer(this.answer, ws, { onAsset: this.hooks.onAsset,
+                                    onCandidate: (id) => this.focusCard(id) });
     this.renderCandidates(ws.candidates || []);
     this.renderPublished(ws.publishedAssets || []);
-  }
-
-  renderAnswer(answer) {
-    if (!answer) {
-      replaceChildren(this.answer);
-      return;
-    }
-    const sentences = (answer.sentences || []).map((s) => h("li", {},
-      s.text.replace(/\s*\[[^[\]]*\](\.?)\s*$/, "$1"), " ",
-      h("span", { className: "citations" },
-        (s.candidateIds || []).map((id) => h("button", { type: "button", className: "cite-chip",
-          onClick: () => this.focusCard(id) }, id)),
-        (s.sources || []).map((src) => sourceLink(src, this.hooks.onAsset))),
-      s.alreadyInDkg ? h("span", { className: "badge" }, "already in the DKG") : null));
-    replaceChildren(this.answer, h("h3", {}, "Answer"),
-      sentences.length ? h("ul", { className: "sentences" }, sentences)
-                       : h("p", {}, answer.text || "No answer."));
   }
 
   renderCandidates(candidates) {
     this.candidates.hidden = candidates.length === 0;
     const canReview = this.hooks.canReview();
+    const offline = this.connection !== "live";
     const pendingIds = candidates.filter((c) => c.status === "pending").map((c) => c.id);
     for (const id of [...this.selected]) if (!pendingIds.includes(id)) this.selected.delete(id);
     this.toolbar.hidden = !canReview || pendingIds.length === 0;
+    for (const button of this.toolbar.querySelectorAll("button")) button.disabled = offline;
     this.count.textContent = `${this.selected.size} selected`;
     const all = this.toolbar.querySelector(".select-all");
     all.checked = pendingIds.length > 0 && this.selected.size === pendingIds.length;
     const seen = new Set();
     candidates.forEach((candidate, index) => {
       seen.add(candidate.id);
-      const outcome = this.outcomes.get(candidate.id) || ["", false];
-      const hooks = { canReview, selected: this.selected.has(candidate.id),
+      const kept = this.outcomes.get(candidate.id);
+      // An outcome is about the status it answered: once the run moves the candidate on
+      // (re-validation settled, published), the card's own status and note tell the rest.
+      const outcome = kept && (!kept[2] || kept[2] === candidate.status) ? kept : ["", false];
+      const hooks = { canReview, offline, selected: this.selected.has(candidate.id),
         outcome: outcome[0], outcomeIsError: outcome[1], onAsset: this.hooks.onAsset,
         onSelect: (id, on) => this.select(id, on), onDecide: (c, a) => this.act(c, a) };
-      const key = JSON.stringify([candidate, hooks.selected, outcome, canReview]);
+      const key = JSON.stringify([candidate, hooks.selected, outcome, canReview, offline]);
       const existing = this.cards.querySelector(`#${cardId(candidate.id)}`);
       if (existing && this.cardKeys.get(candidate.id) === key) return;
       this.cardKeys.set(candidate.id, key);
@@ -182,6 +269,7 @@ export class RunView {
     this.view = this.view === "cards" ? "graph" : "cards";
     const graph = this.view === "graph";
     this.graphBox.hidden = !graph;
+    this.graphExtras.hidden = !graph;
     this.cards.hidden = graph;
     this.toggleView.textContent = graph ? "Show cards" : "Show graph";
     this.toggleView.setAttribute("aria-pressed", graph ? "true" : "false");
@@ -212,15 +300,21 @@ export class RunView {
     this.render();
   }
 
+  // Where focus goes when a dialog about this candidate closes and its button is gone.
+  cardOf(candidateId) {
+    return () => this.cards.querySelector(`#${cardId(candidateId)}`) || this.el;
+  }
+
   act(candidate, action) {
     const name = nameOf(candidate);
+    const back = this.cardOf(candidate.id);
     if (action === "approve") this.decide([{ candidateId: candidate.id, action }]);
     else if (action === "reject") {
       this.hooks.reasonDialog.show(`“${name}”`,
-        (reason) => this.decide([{ candidateId: candidate.id, action, reason }]));
+        (reason) => this.decide([{ candidateId: candidate.id, action, reason }]), back);
     } else {
       this.hooks.editDialog.show(candidate, name,
-        (asset) => this.decide([{ candidateId: candidate.id, action: "edit", asset }]));
+        (asset) => this.decide([{ candidateId: candidate.id, action: "edit", asset }]), back);
     }
   }
 
@@ -234,7 +328,8 @@ export class RunView {
       this.decide(ids.map((candidateId) => ({ candidateId, action })));
     } else {
       this.hooks.reasonDialog.show(`${ids.length} selected candidate(s)`,
-        (reason) => this.decide(ids.map((candidateId) => ({ candidateId, action, reason }))));
+        (reason) => this.decide(ids.map((candidateId) => ({ candidateId, action, reason }))),
+        () => this.toolbar.querySelector(".select-all"));
     }
   }
 
@@ -245,7 +340,7 @@ export class RunView {
       results = await api(`/api/runs/${encodeURIComponent(this.runId)}/decisions`,
                           { method: "POST", body: decisions });
     } catch (err) {
-      for (const d of decisions) this.outcomes.set(d.candidateId, [err.message, true]);
+      for (const d of decisions) this.outcomes.set(d.candidateId, [err.message, true, null]);
       if (this.ws) this.render();
       return err.message;
     }
@@ -256,9 +351,11 @@ export class RunView {
         candidate.accepted = result.accepted;
       }
       const decided = decisions.find((d) => d.candidateId === result.candidateId);
-      const text = decided && decided.action === "edit" && result.status === "approved"
-        ? "Edit accepted by re-validation: approved." : OUTCOME[result.status] || result.status;
-      this.outcomes.set(result.candidateId, [text, false]);
+      const edit = decided && decided.action === "edit";
+      const text = edit && result.status === "approved"
+        ? "Edit accepted by re-validation: approved." : OUTCOME[result.status] || "";
+      // An edit re-validation refused comes back pending: its note on the card says why.
+      this.outcomes.set(result.candidateId, [text, false, result.status]);
       this.selected.delete(result.candidateId);
     }
     this.ws.pendingApprovals = (this.ws.pendingApprovals || []).filter(

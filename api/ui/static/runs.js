@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { atLeast } from "./auth.js";
 import { h, replaceChildren, shortTime } from "./dom.js";
-import { TAG_PATTERN, normalizeTag } from "./tags.js";
+import { normalizeTag, tagProblem } from "./tags.js";
 
 export class RunsList {
   constructor(root, { onOpen }) {
@@ -27,9 +27,11 @@ export class RunsList {
   async load(cursor = null) {
     const params = new URLSearchParams({ limit: "50" });
     const tag = normalizeTag(this.tag.value);
-    if (tag && !TAG_PATTERN.test(tag)) {
-      this.message.textContent = `“${tag}” is not a tag: letters a–z, digits and underscores only.`;
-      this.message.classList.add("error");
+    const problem = this.tag.value.trim() ? tagProblem(this.tag.value) : "";
+    this.tag.setAttribute("aria-invalid", problem ? "true" : "false");
+    if (problem) {
+      this.fail(`Not a tag filter: ${problem}.`);
+      this.tag.focus();
       return;
     }
     if (tag) params.set("tag", tag);
@@ -41,14 +43,27 @@ export class RunsList {
     try {
       page = await api(`/api/runs?${params}`);
     } catch (err) {
-      this.message.textContent = `Could not list the runs: ${err.message}`;
-      this.message.classList.add("error");
+      this.fail(`Could not list the runs: ${err.message}`);
       return;
     }
     this.runs = cursor ? [...this.runs, ...page.runs] : page.runs;
     this.cursor = page.nextCursor;
     this.more.hidden = !this.cursor;
     this.render();
+  }
+
+  // A failed load leaves no list behind that would look like its answer.
+  fail(text) {
+    this.runs = [];
+    this.cursor = null;
+    this.more.hidden = true;
+    replaceChildren(this.list);
+    this.message.textContent = text;
+    this.message.classList.add("error");
+  }
+
+  filtered() {
+    return Boolean(this.tag.value.trim() || this.phase.value);
   }
 
   ordered() {
@@ -62,11 +77,11 @@ export class RunsList {
     const waiting = runs.filter((r) => r.phase === "REVIEW" && r.status === "RUNNING").length;
     this.message.textContent = runs.length
       ? `${runs.length} run(s)${waiting ? `, ${waiting} waiting for review (listed first)` : ""}.`
-      : "No runs yet.";
+      : this.filtered() ? "No runs match these filters." : "No runs yet.";
     replaceChildren(this.list, runs.map((run) => h("li", {
         className: `run-row${run.phase === "REVIEW" ? " waiting" : ""}` },
       h("div", { className: "run-main" },
-        h("strong", {}, run.runId), " ",
+        h("strong", { className: "run-question" }, run.query || "(question not recorded)"), " ",
         h("span", { className: `status status-${(run.phase || "").toLowerCase()}` },
           run.phase || "unknown phase"),
         run.phase === "REVIEW" && run.status === "RUNNING"
@@ -74,8 +89,10 @@ export class RunsList {
       h("div", { className: "run-meta muted" },
         `${run.domainTags.length ? run.domainTags.map((t) => `#${t}`).join(" ") : "global"}` +
         ` · ${run.status.toLowerCase()} · started ${shortTime(run.startedAt)}` +
-        ` · ${run.published ?? 0} published${run.principal ? ` · by ${run.principal}` : ""}`),
+        ` · ${run.published ?? 0} published${run.principal ? ` · by ${run.principal}` : ""}` +
+        ` · ${run.runId}`),
       h("button", { type: "button", onClick: () => this.onOpen(run),
-                    "aria-label": `Open run ${run.runId}` }, "Open"))));
+                    "aria-label": run.query ? `Open run ${run.runId}: ${run.query}`
+                                           : `Open run ${run.runId}` }, "Open"))));
   }
 }

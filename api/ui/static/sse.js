@@ -1,7 +1,10 @@
 // A run's AG-UI events over Server-Sent Events, read with fetch so the bearer token goes
 // in the Authorization header (EventSource cannot send one). Reconnects with
 // Last-Event-ID while the run has not ended; the server then sends the state as of that
-// event (a snapshot without an id) and the events after it.
+// event (a snapshot without an id) and the events after it. A dropped connection is
+// retried at once, then with a growing wait (1 s, 2 s, 4 s … at most 15 s); each try
+// is announced through onConnection ("live", "reconnecting", "offline"), and after
+// MAX_TRIES failed tries, or while the browser is offline, it waits for retry().
 
 import { authHeaders, problemText } from "./api.js";
 
@@ -10,8 +13,13 @@ const TERMINAL = new Set(["RUN_FINISHED", "RUN_ERROR"]);
 // the reviewers' decisions resume it with a new RUN_STARTED on the same stream.
 const ends = (event) =>
   TERMINAL.has(event.type) && !(event.outcome && event.outcome.type === "interrupt");
-const RETRY_MS = 1500;
-const MAX_RETRIES = 20;
+const FIRST_WAIT_MS = 1000;
+const LONGEST_WAIT_MS = 15000;
+const MAX_TRIES = 8;
+
+export function backoffMs(failures) {
+  return Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.max(0, failures - 1));
+}
 
 function parseBlock(block) {
   let id = null;
@@ -27,43 +35,76 @@ function parseBlock(block) {
   return { id, data: data.join("\n") };
 }
 
-export function followRun(runId, { onEvent, onError, onEnd }) {
+export function followRun(runId, { onEvent, onError, onEnd, onConnection = () => {} }) {
   const controller = new AbortController();
+  let attempt = null; // aborts the current try alone (offline, retry)
   let lastId = null;
   let ended = false;
-  let retries = 0;
+  let failures = 0;
+  let wake = null; // ends the current wait early
 
   async function readOnce() {
-    const headers = authHeaders({ Accept: "text/event-stream" });
-    if (lastId) headers["Last-Event-ID"] = lastId;
-    const response = await fetch(`/api/runs/${encodeURIComponent(runId)}/events`, {
-      headers,
-      signal: controller.signal,
-    });
-    if (!response.ok) {
-      const error = new Error(await problemText(response));
-      error.fatal = response.status < 500;
-      throw error;
-    }
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += value.replace(/\r\n?/g, "\n");
-      let cut;
-      while ((cut = buffer.indexOf("\n\n")) >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const { id, data } = parseBlock(block);
-        if (!data) continue;
-        if (id) lastId = id;
-        retries = 0;
-        const event = JSON.parse(data);
-        onEvent(event);
-        if (ends(event)) ended = true;
+    attempt = new AbortController();
+    const stopAttempt = () => attempt.abort();
+    controller.signal.addEventListener("abort", stopAttempt);
+    try {
+      const headers = authHeaders({ Accept: "text/event-stream" });
+      if (lastId) headers["Last-Event-ID"] = lastId;
+      const response = await fetch(`/api/runs/${encodeURIComponent(runId)}/events`, {
+        headers,
+        signal: attempt.signal,
+      });
+      if (!response.ok) {
+        const error = new Error(await problemText(response));
+        error.fatal = response.status < 500;
+        throw error;
       }
+      failures = 0;
+      onConnection("live", {});
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value.replace(/\r\n?/g, "\n");
+        let cut;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const { id, data } = parseBlock(block);
+          if (!data) continue;
+          if (id) lastId = id;
+          const event = JSON.parse(data);
+          onEvent(event);
+          if (ends(event)) ended = true;
+        }
+      }
+    } finally {
+      controller.signal.removeEventListener("abort", stopAttempt);
     }
+  }
+
+  function wait(ms) {
+    return new Promise((resolve) => {
+      const timer = ms === null ? null : setTimeout(resolve, ms);
+      wake = () => {
+        if (timer !== null) clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => { wake = null; });
+  }
+
+  const goneOffline = () => {
+    if (attempt) attempt.abort();
+    if (wake) wake();
+  };
+  const backOnline = () => retry();
+  window.addEventListener("offline", goneOffline);
+  window.addEventListener("online", backOnline);
+
+  function retry() {
+    failures = 0;
+    if (wake) wake();
   }
 
   (async () => {
@@ -71,18 +112,36 @@ export function followRun(runId, { onEvent, onError, onEnd }) {
       try {
         await readOnce();
       } catch (err) {
-        if (controller.signal.aborted) return;
-        if (err.fatal || retries >= MAX_RETRIES) {
+        if (controller.signal.aborted) break;
+        if (err.fatal) {
           onError(err.message);
-          return;
+          break;
         }
       }
       if (ended || controller.signal.aborted) break;
-      retries += 1;
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      failures += 1;
+      if (!navigator.onLine) {
+        onConnection("offline", { reason: "this browser is offline" });
+        await wait(null);
+      } else if (failures > MAX_TRIES) {
+        onConnection("offline", { reason: `${MAX_TRIES} tries failed` });
+        await wait(null);
+      } else {
+        const inMs = failures === 1 ? 0 : backoffMs(failures - 1);
+        onConnection("reconnecting", { attempt: failures, inMs });
+        await wait(inMs);
+      }
     }
+    window.removeEventListener("offline", goneOffline);
+    window.removeEventListener("online", backOnline);
     if (ended && onEnd) onEnd();
   })();
 
-  return () => controller.abort();
+  return {
+    stop: () => {
+      controller.abort();
+      if (wake) wake();
+    },
+    retry,
+  };
 }

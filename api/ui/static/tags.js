@@ -1,5 +1,7 @@
-// The tag bar: preset toggles and custom tags, checked live with the API's own rule
-// (strip '#', lowercase, ^[a-z0-9_]{1,64}$; contracts/run.py normalize_tag).
+// The tag bar: preset toggles and custom tags (each removable), checked live with the
+// API's own rule (contracts/run.py normalize_tag): strip '#', lowercase,
+// ^[a-z0-9_]{1,64}$, and no '__' (it joins tags in a thread id) nor a leading or
+// trailing '_'.
 
 import { h, replaceChildren } from "./dom.js";
 
@@ -17,11 +19,16 @@ export function tagProblem(raw) {
   if (!TAG_PATTERN.test(tag)) {
     return `“${tag}” may hold only letters a–z, digits and underscores`;
   }
+  if (tag.includes("__")) return `“${tag}” holds “__”, which joins tags in a thread id`;
+  if (tag.startsWith("_") || tag.endsWith("_")) {
+    return `“${tag}” may not start or end with “_”`;
+  }
   return "";
 }
 
 export class TagBar {
-  constructor({ chips, input, addButton, help }) {
+  constructor({ chips, input, addButton, help, toggle }) {
+    this.toggleButton = toggle;
     this.chips = chips;
     this.input = input;
     this.addButton = addButton;
@@ -37,6 +44,12 @@ export class TagBar {
       }
     });
     addButton.addEventListener("click", () => this.addCustom());
+    // On a phone the tag bar folds away behind this button, to keep the composer small.
+    toggle.addEventListener("click", () => {
+      const open = toggle.getAttribute("aria-expanded") !== "true";
+      toggle.setAttribute("aria-expanded", open ? "true" : "false");
+      document.body.classList.toggle("tags-open", open);
+    });
     this.render();
   }
 
@@ -60,6 +73,13 @@ export class TagBar {
     this.render();
   }
 
+  remove(tag) {
+    this.known = this.known.filter((t) => t !== tag);
+    this.selected.delete(tag);
+    this.render();
+    this.input.focus();
+  }
+
   toggle(tag) {
     if (this.selected.has(tag)) this.selected.delete(tag);
     else this.selected.add(tag);
@@ -73,7 +93,7 @@ export class TagBar {
   render() {
     const buttons = this.known.map((tag) => {
       const on = this.selected.has(tag);
-      return h(
+      const toggle = h(
         "button",
         {
           type: "button",
@@ -82,13 +102,18 @@ export class TagBar {
           dataset: { tag },
           onClick: () => this.toggle(tag),
         },
-        on ? "✓ " : "",
+        on ? h("span", { "aria-hidden": "true" }, "✓ ") : "",
         `#${tag}`,
       );
+      if (PRESETS.includes(tag)) return toggle;
+      return h("span", { className: "custom-chip" }, toggle,
+        h("button", { type: "button", className: "chip-remove", "aria-label": `Remove tag #${tag}`,
+                      title: `Remove #${tag}`, onClick: () => this.remove(tag) }, "×"));
     });
     const summary = this.selected.size
       ? `Selected: ${this.tags().map((t) => `#${t}`).join(" ")}`
       : "No tags selected: the question goes to the global thread";
     replaceChildren(this.chips, ...buttons, h("span", { className: "tag-summary" }, summary));
+    this.toggleButton.textContent = `Tags: ${this.selected.size || "none"}`;
   }
 }

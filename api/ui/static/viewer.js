@@ -2,18 +2,21 @@
 // view, in one dialog.
 
 import { api, assetPath } from "./api.js";
-import { h, replaceChildren } from "./dom.js";
+import { returnFocusOnClose } from "./dialogs.js";
+import { h, pathText, replaceChildren } from "./dom.js";
 
 export class Viewer {
   constructor(dialog) {
     this.dialog = dialog;
     this.title = dialog.querySelector("#viewer-title");
     this.body = dialog.querySelector("#viewer-body");
+    this.remember = returnFocusOnClose(dialog);
     dialog.querySelector("#viewer-close").addEventListener("click", () => dialog.close());
   }
 
   async open(title, load) {
-    this.title.textContent = title;
+    if (!this.dialog.open) this.remember(null);
+    replaceChildren(this.title, title);
     replaceChildren(this.body, h("p", { role: "status" }, "Loading…"));
     if (!this.dialog.open) this.dialog.showModal();
     try {
@@ -24,9 +27,11 @@ export class Viewer {
   }
 
   asset(ual) {
-    return this.open(`Knowledge Asset ${ual}`, async () => {
+    // The title is the asset's name; its UAL, which can be long, wraps on its own line.
+    return this.open("Knowledge Asset", async () => {
       const found = await api(assetPath(ual));
       const meta = found.metadata || {};
+      if (meta.label) this.title.textContent = `Knowledge Asset: ${meta.label}`;
       const facts = Object.entries(meta).filter(([, v]) => v !== null && v !== "");
       return [
         h("p", { className: "ual-line" }, h("code", {}, found.ual)),
@@ -40,7 +45,7 @@ export class Viewer {
   }
 
   file(runId, path) {
-    return this.open(`Research file ${path}`, async () => {
+    return this.open(["Research file ", pathText(path)], async () => {
       const found = await api(`/api/runs/${encodeURIComponent(runId)}/files?path=${
         encodeURIComponent(path)}`);
       return [

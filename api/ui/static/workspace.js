@@ -1,12 +1,15 @@
 // The Agent Workspace panel: phase and progress, todos, subagents, research files,
 // memory writes, the synthesized report and the live event log of the active run.
+// Beside the chat on a wide screen; on a phone a drawer over it, opened from a compact
+// progress strip that stays at the top of the screen.
 
-import { formatBytes, h, replaceChildren } from "./dom.js";
+import { formatBytes, h, pathText, replaceChildren } from "./dom.js";
 
 const PHASES = ["PLANNING", "DISCOVERY", "ENRICHMENT", "VALIDATION", "REVIEW", "PUBLISHING",
                 "COMPLETED"];
 const STATUS_MARK = { completed: "✓", in_progress: "▶", pending: "○", running: "▶" };
 const LOG_SIZE = 40;
+const narrow = () => window.matchMedia("(max-width: 760px)").matches;
 
 function section(title, count, body) {
   return h("section", { className: "ws-section" },
@@ -18,9 +21,10 @@ function empty(text) {
 }
 
 export class WorkspacePanel {
-  constructor(aside, toggle, { onFile, onMemory }) {
+  constructor(aside, toggle, strip, { onFile, onMemory }) {
     this.aside = aside;
     this.toggle = toggle;
+    this.strip = strip;
     this.body = aside.querySelector("#ws-body");
     this.logList = aside.querySelector("#ws-log");
     this.heading = aside.querySelector("#ws-title");
@@ -33,10 +37,25 @@ export class WorkspacePanel {
         this.hide(true);
         return;
       }
-      this.show();
-      // On a narrow screen the panel sits below the chat: take the reader there.
-      if (window.matchMedia("(max-width: 760px)").matches) this.heading.focus();
+      this.open();
     });
+    strip.addEventListener("click", () => this.open());
+    aside.querySelector("#ws-close").addEventListener("click", () => {
+      this.hide(true);
+      (narrow() ? this.strip : this.toggle).focus();
+    });
+    aside.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && narrow()) {
+        this.hide(true);
+        this.strip.focus();
+      }
+    });
+  }
+
+  // Shown on request; on a phone the drawer takes the reader there.
+  open() {
+    this.show();
+    if (narrow()) this.heading.focus();
   }
 
   show() {
@@ -45,6 +64,7 @@ export class WorkspacePanel {
     this.toggle.setAttribute("aria-expanded", "true");
     this.toggle.textContent = "Hide Workspace";
     document.body.classList.add("with-workspace");
+    document.body.classList.toggle("drawer-open", narrow());
   }
 
   hide(byUser = false) {
@@ -52,7 +72,7 @@ export class WorkspacePanel {
     this.hiddenByUser = byUser;
     this.toggle.setAttribute("aria-expanded", "false");
     this.toggle.textContent = "Show Workspace";
-    document.body.classList.remove("with-workspace");
+    document.body.classList.remove("with-workspace", "drawer-open");
   }
 
   follow(runId) {
@@ -74,11 +94,19 @@ export class WorkspacePanel {
 
   update(runId, ws) {
     if (runId !== this.runId) return;
-    if (this.aside.hidden && !this.hiddenByUser) this.show();
+    // A phone keeps the chat in view: the strip says how the run goes.
+    if (this.aside.hidden && !this.hiddenByUser && !narrow()) this.show();
     const index = PHASES.indexOf(ws.phase);
     const progress = index < 0 ? 0 : index + 1;
     const todos = ws.todos || [];
     const done = todos.filter((t) => t.status === "completed").length;
+    this.strip.hidden = false;
+    replaceChildren(this.strip,
+      h("span", { className: "strip-phase" }, `${ws.phase} ${progress}/${PHASES.length}`),
+      h("progress", { max: PHASES.length, value: progress, "aria-hidden": "true" }),
+      h("span", {}, `todos ${done}/${todos.length}`),
+      h("span", { className: "strip-open" }, "Workspace",
+        h("span", { "aria-hidden": "true" }, " ›")));
     replaceChildren(this.body,
       h("p", { className: "ws-run" }, `Run ${ws.runId} · thread ${ws.threadId}`),
       h("div", { className: "phase" },
@@ -103,14 +131,14 @@ export class WorkspacePanel {
         (ws.filesystemFiles || []).length
           ? h("ul", { className: "files" }, ws.filesystemFiles.map((f) => h("li", {},
               h("button", { type: "button", className: "link",
-                            onClick: () => this.onFile(ws.runId, f.path) }, f.path),
+                            onClick: () => this.onFile(ws.runId, f.path) }, pathText(f.path)),
               h("span", { className: "muted" }, ` ${formatBytes(f.size)}`))))
           : empty("No research files yet.")),
       section("Memory writes", (ws.memoryWrites || []).length,
         (ws.memoryWrites || []).length
           ? h("ul", {}, ws.memoryWrites.map((path) => h("li", {},
               h("button", { type: "button", className: "link",
-                            onClick: () => this.onMemory(path) }, path))))
+                            onClick: () => this.onMemory(path) }, pathText(path)))))
           : empty("No memory written yet.")),
       section("Report", null, ws.synthesizedReport
         ? h("pre", { className: "report", tabindex: "0" }, ws.synthesizedReport)
