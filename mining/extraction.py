@@ -26,7 +26,7 @@ from typing import Any
 
 from contracts.tools import SourceDocument, Statement
 from mining.extraction_patterns import Gazetteer, Homonyms, predicate_for
-from mining.implied_agents import acts, implied_agents
+from mining.implied_agents import acts, gapped_siblings, implied_agents
 from mining.mentions import Mention
 from mining.names import type_family
 from mining.neighbour_relations import relations_in_sentence
@@ -256,6 +256,9 @@ def read_statements(
                   if frozenset((r.subject.name, r.object.name)) not in refused
                   or len((r.cue or "").split()) > 1]  # fmt: skip
         relations = _named_over_generic(relations, opened)
+        if siblings := gapped_siblings(sent, inside):  # "X was fined A, Y B": X, Y parallel
+            relations = [r for r in relations
+                         if frozenset((r.subject.name, r.object.name)) not in siblings]  # fmt: skip
         raw = full[sent.start_char : sent.end_char]
         sentence = raw.strip()
         at = sent.start_char - len(lead_in) + len(raw) - len(raw.lstrip())

@@ -76,12 +76,60 @@ def implied_agents(sent: Any, inside: list[Mention], earlier: list[Act]) -> list
         actor, lemma = before[-1].actor, before[-1].lemma
         for patient_tok in (c for c in tok.children if c.dep_ == "nsubjpass"):
             patient = _named(patient_tok, inside)
-            if patient is None or patient.name == actor.name:
+            if patient is None:
                 continue
-            out.append(
-                Relation(actor, lemma, patient, is_negated(tok), is_hedged(tok), METHOD)
-            )
+            for m in [patient, *gapped(tok, patient, inside)]:
+                if m.name != actor.name:
+                    out.append(Relation(actor, lemma, m, is_negated(tok), is_hedged(tok), METHOD))
     return out
 
 
-__all__ = ["Act", "acts", "implied_agents"]
+def gapped(verb: Any, subject: Mention, inside: list[Mention]) -> list[Mention]:
+    """The subjects of the clauses that leave `verb` out after it ("X was fined 9.8
+    million euros, Y 7.5 million euros and Z 6.5 million"): named parties, as `subject`
+    is, after the verb, each followed by its own amount, with no other verb or preposition
+    between them and the verb in the parse."""
+    doc = verb.doc
+    out: list[Mention] = []
+    if subject.family not in ACTOR_FAMILIES:
+        return []
+    for m in inside:
+        if m is subject or m.family not in ACTOR_FAMILIES or m.start <= verb.idx:
+            continue
+        span = doc.char_span(m.start, m.end, alignment_mode="expand")
+        if span is None or span.end >= len(doc) or not doc[span.end].like_num:
+            continue
+        if _reaches_without_clause(span.root, verb):
+            out.append(m)
+    return out
+
+
+def gapped_siblings(sent: Any, inside: list[Mention]) -> set[frozenset[str]]:
+    """Pairs of names that are a clause's subject and the subject of a clause gapped after
+    it: parallel parties, never related to each other by the shared verb's words."""
+    out: set[frozenset[str]] = set()
+    for tok in sent:
+        if tok.pos_ != "VERB":
+            continue
+        for s_tok in (c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass")):
+            subject = _named(s_tok, inside)
+            if subject is None:
+                continue
+            parallel = [subject.name, *(m.name for m in gapped(tok, subject, inside))]
+            out |= {frozenset((a, b)) for a in parallel for b in parallel if a != b}
+    return out
+
+
+def _reaches_without_clause(tok: Any, verb: Any) -> bool:
+    """Whether `tok` hangs on `verb` through nouns and numbers only."""
+    t = tok
+    for _ in range(len(tok.sent)):
+        if t.i == verb.i:
+            return True
+        if t.head.i == t.i or t.pos_ in ("VERB", "AUX", "ADP", "SCONJ"):
+            return False
+        t = t.head
+    return False
+
+
+__all__ = ["Act", "acts", "gapped", "gapped_siblings", "implied_agents"]

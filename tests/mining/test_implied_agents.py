@@ -38,3 +38,25 @@ def test_an_act_named_only_later_explains_no_earlier_passive() -> None:
 def test_a_denied_act_names_no_actor() -> None:
     text = "Freedonia did not suspend Kalvik Metals. Osterra Mining was suspended in May."
     assert not any(s == "Freedonia" and o == "Osterra Mining" for s, _, o in read_events(text))
+
+
+def test_the_subjects_of_gapped_clauses_share_the_act_and_are_not_related_to_each_other() -> None:
+    text = (
+        f"{LEAD} Osterra Mining was fined 9 million euros, Kalvik Metals 7 million euros"
+        " and Brannock Foods 2 million euros."
+    )
+    found = read_events(text)
+    assert {o for s, _, o in found if s == "Sylvania"} == {
+        "Osterra Mining",
+        "Kalvik Metals",
+        "Brannock Foods",
+    }
+    parallel = {"Osterra Mining", "Kalvik Metals", "Brannock Foods"}
+    assert not any(s in parallel and o in parallel for s, _, o in found)
+
+
+def test_a_later_clause_with_its_own_verb_is_no_gap() -> None:
+    found = read_events(
+        f"{LEAD} Osterra Mining was fined 9 million euros, and Kalvik Metals paid 7 million euros."
+    )
+    assert ("Sylvania", "Kalvik Metals") not in {(s, o) for s, _, o in found}
