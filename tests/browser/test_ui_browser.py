@@ -24,21 +24,12 @@ from tests.support.ui_pages import (
     RUN_MS,
     VIEWPORTS,
     Steps,
+    card,
     collect_errors,
+    pending_ids,
 )
 
 RUN_SECONDS = RUN_MS
-
-
-def card(page: Page, candidate_id: str) -> Any:
-    return page.locator(f'.card[data-candidate-id="{candidate_id}"]')
-
-
-async def pending_ids(page: Page) -> list[str]:
-    ids = await page.locator(".card.card-pending").evaluate_all(
-        "cards => cards.map(c => c.dataset.candidateId)"
-    )
-    return [str(i) for i in ids]
 
 
 async def choose_tags_and_ask(page: Page, steps: Steps) -> None:

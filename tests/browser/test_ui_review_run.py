@@ -23,9 +23,11 @@ from tests.support.ui_pages import (
     RUN_MS,
     Steps,
     axe_violations,
+    card,
     collect_errors,
     focused,
     meter_contrast,
+    pending_ids,
     sideways_overflow,
     sign_in,
     small_targets,
@@ -33,17 +35,6 @@ from tests.support.ui_pages import (
 
 DESK = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-
-
-def card(page: Page, candidate_id: str) -> Any:
-    return page.locator(f'.card[data-candidate-id="{candidate_id}"]')
-
-
-async def pending_ids(page: Page) -> list[str]:
-    ids = await page.locator(".card.card-pending").evaluate_all(
-        "cards => cards.map(c => c.dataset.candidateId)"
-    )
-    return [str(i) for i in ids]
 
 
 async def no_serious_axe(page: Page, view: str) -> None:

@@ -107,6 +107,19 @@ def collect_errors(page: Page, allowed: tuple[str, ...] = ()) -> list[str]:
     return errors
 
 
+def card(page: Page, candidate_id: str) -> Any:
+    """A candidate's card in the workspace."""
+    return page.locator(f'.card[data-candidate-id="{candidate_id}"]')
+
+
+async def pending_ids(page: Page) -> list[str]:
+    """The candidate ids of the cards still waiting for a decision, in order."""
+    ids = await page.locator(".card.card-pending").evaluate_all(
+        "cards => cards.map(c => c.dataset.candidateId)"
+    )
+    return [str(i) for i in ids]
+
+
 async def sign_in(page: Page, api_url: str, token: str, who: str) -> None:
     await page.goto(sign_in_link(api_url, token))
     await expect(page.locator("#who")).to_have_text(f"Signed in as {who}")
