@@ -214,9 +214,10 @@ def reread(nlp: Any, sent: Any, plan: list[Part]) -> dict[int, Row] | None:
     doc = sent.doc
     rows: dict[int, Row] = {}
     root = next(where[t.i] for t in clause if t.head.i == t.i)
+    name_ends = {p.end - 1 for p in plan if p.kind == "name"}  # where a placeholder stands
     for t in clause:
         head, dep = (where[t.i], "ROOT") if t.head.i == t.i else (where[t.head.i], t.dep_)
-        source = doc[where[t.i]] if t.text == PLACEHOLDER and where[t.i] in _name_ends(plan) else t
+        source = doc[where[t.i]] if t.text == PLACEHOLDER and where[t.i] in name_ends else t
         rows[where[t.i]] = _row(source, head, dep)
     for part in plan:
         if part.kind == "name":
@@ -232,10 +233,6 @@ def reread(nlp: Any, sent: Any, plan: list[Part]) -> dict[int, Row] | None:
         if t.is_space:  # as the first parse hung it: on the token before
             rows[t.i] = _row(t, t.i - 1 if t.i > sent.start else t.i + 1, "dep")
     return rows
-
-
-def _name_ends(plan: list[Part]) -> set[int]:
-    return {p.end - 1 for p in plan if p.kind == "name"}
 
 
 def _noun_before(rows: dict[int, Row], doc: Any, start: int) -> int:
