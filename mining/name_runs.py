@@ -36,11 +36,12 @@ NOT_NAME_ENTITIES = frozenset(
     {"DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY"}
 )
 
-# An article or a preposition a sentence-initial capital sweeps into a name ("Through NCEL,
-# India ...", "By Dana Whitcombe", "In Europe, X ..."); not "on"/"under", which open names.
+# An article, a preposition or a question word a sentence-initial capital sweeps into a
+# name ("Through NCEL, India ...", "By Dana Whitcombe", "In Europe, X ...", a headline's
+# "Which Linux distributions ..."); not "on"/"under", which open names.
 LEADING_FUNCTION_WORDS = re.compile(
     r"^(?:the|a|an|through|by|from|via|in|at|for|with|after|before|during|into|across"
-    r"|against|between|within|since)\s+",
+    r"|against|between|within|since|which|what|whose|how|why|when|where)\s+",
     re.IGNORECASE,
 )
 
@@ -167,3 +168,42 @@ def designation_end(doc: Any, start: int, end: int) -> int:
     if number.head.i not in (span.root.i, span.root.head.i):
         return end
     return number.idx + len(number)
+
+
+def owns_its_possessive(doc: Any, span: Any) -> bool:
+    """Whether a name ending in "'s" keeps it: nothing it could possess follows ("Moody's
+    downgraded the debt", "at Sainsbury's."), so the "'s" is part of the name, not a
+    possessive ("Moody's analysts")."""
+    if span is None or len(span) < 2 or span[-1].lower_ not in ("'s", "’s"):
+        return False
+    after = doc[span.end] if span.end < len(doc) else None
+    return after is None or after.pos_ in POSSESSIVE_ENDS
+
+
+# What follows a name whose "'s" possesses nothing: a verb, a preposition, punctuation.
+POSSESSIVE_ENDS = frozenset({"VERB", "AUX", "PUNCT", "ADP", "CCONJ", "SCONJ", "PART", "ADV"})
+
+
+def places_set_off(doc: Any) -> list[tuple[int, int, str]]:
+    """A proper name the NER missed that a place is set off after ("Belém, Brazil"): a
+    place too, the smaller one."""
+    spans: list[tuple[int, int, str]] = []
+    for tok in doc:
+        if tok.pos_ != "PROPN" or tok.ent_type_:
+            continue
+        if any(c.dep_ == "appos" and c.ent_type_ in ("GPE", "LOC") for c in tok.children):
+            first = min([tok, *(c for c in tok.lefts if c.dep_ == "compound"
+                                and c.pos_ == "PROPN")], key=lambda t: t.i)  # fmt: skip
+            spans.append((first.idx, tok.idx + len(tok), "GPE"))
+    return spans
+
+
+def after_dates(words: list[str]) -> list[str]:
+    """The words of a capitalised run after the last month or day name that more of the
+    run follows ("On Friday Moody's" -> "Moody's", "February Brooke Rollins" -> "Brooke
+    Rollins"); a run ending in one keeps it ("Theresa May")."""
+    cut = 0
+    for n, word in enumerate(words[:-1]):
+        if word.lower().rstrip("'’s") in CALENDAR_WORDS or word.lower() in CALENDAR_WORDS:
+            cut = n + 1
+    return words[cut:]

@@ -32,6 +32,7 @@ from mining.mentions import (
     short_forms,
 )
 from mining.name_runs import (
+    CALENDAR_WORDS,
     LEADING_FUNCTION_WORDS,
     apposed_kind,
     apposed_names,
@@ -39,6 +40,8 @@ from mining.name_runs import (
     cut_by_ner,
     designation_end,
     joining_hyphen,
+    owns_its_possessive,
+    places_set_off,
 )
 from mining.name_shapes import SHAPED_LABEL, shaped_names
 from mining.names import normalise_label, normalise_name, type_family
@@ -232,20 +235,6 @@ def _glued(doc: Any, ents: Sequence[Any]) -> list[tuple[Any, str]]:
     return out
 
 
-def _places_set_off(doc: Any) -> list[tuple[int, int, str]]:
-    """A proper name the NER missed that a place is set off after ("Belém, Brazil"): a
-    place too, the smaller one."""
-    spans: list[tuple[int, int, str]] = []
-    for tok in doc:
-        if tok.pos_ != "PROPN" or tok.ent_type_:
-            continue
-        if any(c.dep_ == "appos" and c.ent_type_ in ("GPE", "LOC") for c in tok.children):
-            first = min([tok, *(c for c in tok.lefts if c.dep_ == "compound"
-                                and c.pos_ == "PROPN")], key=lambda t: t.i)  # fmt: skip
-            spans.append((first.idx, tok.idx + len(tok), "GPE"))
-    return spans
-
-
 def _named_party(ent: Any) -> bool:
     """A "nationality" the small model saw in a one-word proper name that a verb acts on
     ("sanctioned Belaruskali"): a name, not the adjective "Belarusian"."""
@@ -260,7 +249,10 @@ def _proper_chunks(doc: Any) -> list[tuple[int, int, str]]:
     run: list[Any] = []
     joiners = (*NAME_JOINERS, "&")
     for tok in [*doc, None]:
-        if tok is not None and (
+        # "26 February Brooke Rollins": a month or day name before a name is no part of it.
+        dated = (tok is not None and tok.lower_ in CALENDAR_WORDS and tok.i + 1 < len(doc)
+                 and doc[tok.i + 1].pos_ == "PROPN")  # fmt: skip
+        if tok is not None and not dated and (
             tok.pos_ == "PROPN" or (run and (tok.lower_ in joiners or joining_hyphen(tok)))
         ):
             run.append(tok)
@@ -332,7 +324,7 @@ def mentions_in(
     ]
     taken = [(m.start, m.end) for m in found]
     untyped: list[tuple[int, int, str]] = []
-    spans = [*_ner_spans(doc), *_proper_chunks(doc), *_places_set_off(doc), *shaped_names(doc),
+    spans = [*_ner_spans(doc), *_proper_chunks(doc), *places_set_off(doc), *shaped_names(doc),
              *apposed_names(doc)]  # fmt: skip
     for start, end, label in spans:
         span = doc.char_span(start, end, alignment_mode="expand")
@@ -343,6 +335,8 @@ def mentions_in(
         start = after_heading(doc.user_data.get("lines", text), start, end)
         raw = text[start:end]
         name = _clean(raw)
+        if owns_its_possessive(doc, span):
+            name = raw.strip()  # "Moody's downgraded ...": the "'s" is the name's own
         if not name or not any(ch.isupper() for ch in name):
             continue  # lower-case spans are common nouns spaCy over-read
         shift = raw.find(name)

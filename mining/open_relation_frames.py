@@ -29,6 +29,10 @@ def attached(
     """One mention (the head) governs the other through a phrase attached to it."""
     head, dep, up_d = (x, y, up_y) if top in s.owned[x] else (y, x, up_x)
     below = [t for t in up_d if t not in s.owned[dep]]
+    owner = s.doc[up_d[-1]] if up_d else None
+    if not below and owner is not None and owner.dep_ == "poss" and owner.pos_ == "PROPN":
+        # "Ghana's Cocoa Board": the board of Ghana ("of" alone is a relation only here).
+        return OpenRelation(head, dep, "of", "", "of", False, False, False)
     if not below:
         return None
     attach = s.doc[below[-1]]  # the token hanging directly under the head mention

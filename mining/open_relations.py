@@ -103,7 +103,7 @@ def _pair(s: ParsedSentence, x: int, y: int) -> OpenRelation | None:
     if len(inner) > MAX_PATH:
         return None
     deps = [s.doc[t].dep_ for t in up_x + up_y]
-    if (not inner or all(d in SIBLING_DEPS for d in deps)) and "appos" not in deps:
+    if (not inner or all(d in SIBLING_DEPS for d in deps)) and not {"appos", "poss"} & set(deps):
         return None  # "A, B and C": siblings
     for t in inner:
         other = s.mention_at.get(t)

@@ -27,6 +27,15 @@ MODAL_WORDS = frozenset({"may", "might", "could", "would", "should", "can"})
 REL_PRONOUN_TAGS = frozenset({"WDT", "WP", "WP$"})
 REL_PRONOUNS = frozenset({"that", "which", "who", "whom", "whose"})  # "that" is often DT
 NEGATORS = frozenset({"never", "no"})
+# English verbs whose passive says what someone states, believes, plans or orders of the
+# subject, not what the subject did ("is said to supply", "was expected to buy", "was
+# ordered to pay"), as opposed to what was done with it ("was used to deliver", "was
+# found to contain", "was forced to halt"). A closed class of the grammar, of no domain.
+ATTITUDE_VERBS = frozenset(
+    "say believe think report allege rumour rumor suppose expect estimate understand "
+    "predict project forecast plan propose intend schedule set slate due consider "
+    "ask order require urge invite encourage tell advise instruct direct".split()
+)
 BARE_WORDS = frozenset({"be", "have", "of", "in", "to", "with", "for", "at", "on"})
 PLACE_PREPS = frozenset({"in", "at", "on"})
 # Slots only a noun phrase fills.
@@ -135,9 +144,8 @@ def is_hedged(tok: Any) -> bool:
     head = tok.head
     # A participle of the perfect ("has stopped writing") is no passive of saying.
     perfect = any(c.dep_ == "aux" and c.lemma_.lower() == "have" for c in head.children)
-    return (head.tag_ == "VBN" and not perfect) or any(
-        c.dep_ == "aux" and c.lower_ in MODAL_WORDS for c in head.children
-    )
+    said = head.tag_ == "VBN" and not perfect and head.lemma_.lower() in ATTITUDE_VERBS
+    return said or any(c.dep_ == "aux" and c.lower_ in MODAL_WORDS for c in head.children)
 
 
 def is_passive(tok: Any) -> bool:

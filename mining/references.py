@@ -53,6 +53,16 @@ def bare_definite(tok: Any, modified: bool = False) -> bool:
     )
 
 
+def _sets_the_scene(tok: Any) -> bool:
+    """Whether `tok` is the object of the preposition that opens its sentence: a phrase
+    that sets the time or place of what follows, not a party to it."""
+    prep = tok.head
+    if tok.dep_ != "pobj" or prep.dep_ != "prep":
+        return False
+    first = next((t for t in tok.sent if not t.is_space), None)
+    return first is not None and first.i == prep.i
+
+
 def _clause_verb(tok: Any) -> int:
     """The index of the verb whose clause `tok` is in (the sentence root if none)."""
     t = tok
@@ -77,6 +87,8 @@ def referent(
     bare = bare_definite(tok)
     if not bare and not (general and bare_definite(tok, modified=True)):
         return None
+    if not bare and _sets_the_scene(tok):
+        return None  # "On the southern bank the X station is run by Y": a place, no party
     own_clause = _clause_verb(tok)
     earlier: list[tuple[Mention, Any]] = []
     for m in named:

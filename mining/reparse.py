@@ -137,7 +137,7 @@ def plans(sent: Any) -> list[list[Part]]:
 Row = tuple[int, str, str, str, str, str]
 
 
-def _row(tok: Any, head: int, dep: str) -> Row:
+def row_of(tok: Any, head: int, dep: str) -> Row:
     return (head, dep, tok.tag_, tok.pos_, tok.lemma_, str(tok.morph))
 
 
@@ -199,9 +199,9 @@ def _part_rows(nlp: Any, doc: Any, part: Part, anchor: int, rows: dict[int, Row]
             head, arc = body[tok.head.i].i, tok.dep_
         # A relative pronoun keeps its own tags; only its place in the clause is new.
         source = original if part.kind == "relative" and k == 0 else tok
-        rows[original.i] = _row(source, head, arc)
+        rows[original.i] = row_of(source, head, arc)
     for c in commas:
-        rows[c.i] = _row(c, anchor, "punct")
+        rows[c.i] = row_of(c, anchor, "punct")
 
 
 def reread(nlp: Any, sent: Any, plan: list[Part]) -> dict[int, Row] | None:
@@ -218,20 +218,20 @@ def reread(nlp: Any, sent: Any, plan: list[Part]) -> dict[int, Row] | None:
     for t in clause:
         head, dep = (where[t.i], "ROOT") if t.head.i == t.i else (where[t.head.i], t.dep_)
         source = doc[where[t.i]] if t.text == PLACEHOLDER and where[t.i] in name_ends else t
-        rows[where[t.i]] = _row(source, head, dep)
+        rows[where[t.i]] = row_of(source, head, dep)
     for part in plan:
         if part.kind == "name":
             last = part.end - 1
             for i in range(part.start, last):
                 inside = part.start <= doc[i].head.i <= last and doc[i].head.i != i
-                rows[i] = _row(doc[i], doc[i].head.i if inside else last,
+                rows[i] = row_of(doc[i], doc[i].head.i if inside else last,
                                doc[i].dep_ if inside else "compound")  # fmt: skip
         else:
             anchor = root if part.kind == "lead" else _noun_before(rows, doc, part.start)
             _part_rows(nlp, doc, part, anchor, rows)
     for t in sent:
         if t.is_space:  # as the first parse hung it: on the token before
-            rows[t.i] = _row(t, t.i - 1 if t.i > sent.start else t.i + 1, "dep")
+            rows[t.i] = row_of(t, t.i - 1 if t.i > sent.start else t.i + 1, "dep")
     return rows
 
 
@@ -261,11 +261,16 @@ def repaired(nlp: Any, doc: Any) -> Any:
             if rows is not None and len(rows) == len(sent):
                 changed.update(rows)
                 break
+    return rebuilt(doc, changed)
+
+
+def rebuilt(doc: Any, changed: dict[int, Row]) -> Any:
+    """`doc` with the tokens of `changed` annotated anew; `doc` itself when none is."""
     if not changed:
         return doc
     from spacy.tokens import Doc
 
-    rows = [changed.get(t.i) or _row(t, t.head.i, t.dep_) for t in doc]
+    rows = [changed.get(t.i) or row_of(t, t.head.i, t.dep_) for t in doc]
     ents = [f"{t.ent_iob_}-{t.ent_type_}" if t.ent_iob_ in ("B", "I") else "O" for t in doc]
     return Doc(doc.vocab, words=[t.text for t in doc], spaces=[bool(t.whitespace_) for t in doc],
                heads=[r[0] for r in rows], deps=[r[1] for r in rows], tags=[r[2] for r in rows],
@@ -273,4 +278,4 @@ def repaired(nlp: Any, doc: Any) -> Any:
                morphs=[r[5] for r in rows], ents=ents)  # fmt: skip
 
 
-__all__ = ["Part", "has_finite_root", "plans", "repaired", "reread"]
+__all__ = ["Part", "Row", "has_finite_root", "plans", "rebuilt", "repaired", "reread", "row_of"]

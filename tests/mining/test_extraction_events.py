@@ -149,7 +149,10 @@ def test_a_state_action_by_a_countrys_own_body_is_the_countrys() -> None:
     out = read_events(text)
     assert {("Sylvania", "restrictsExportsOf", "tungsten"),
             ("Sylvania", "restrictsExportsOf", "cobalt")} <= out  # fmt: skip
-    assert not any(s == "Ministry of Trade" for s, _, _ in out)
+    # What the ministry does is the country's; that it is the country's is said too.
+    assert {(s, p, o) for s, p, o in out if s == "Ministry of Trade"} == {
+        ("Ministry of Trade", "of", "Sylvania")
+    }
 
 
 def test_whoever_had_to_stop_after_an_event_is_affected_by_it() -> None:
