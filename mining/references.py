@@ -53,6 +53,17 @@ def bare_definite(tok: Any, modified: bool = False) -> bool:
     )
 
 
+def cleft_focus(tok: Any) -> bool:
+    """'It was FireEye, not SolarWinds, that raised the alarm': the name a cleft sentence
+    puts after "It was" is what the sentence is about, as its subject would be."""
+    head = tok.head
+    return (
+        tok.dep_ == "attr"
+        and head.lemma_ == "be"
+        and any(c.dep_ == "nsubj" and c.lower_ == "it" for c in head.children)
+    )
+
+
 def _sets_the_scene(tok: Any) -> bool:
     """Whether `tok` is the object of the preposition that opens its sentence: a phrase
     that sets the time or place of what follows, not a party to it."""
@@ -111,5 +122,5 @@ def referent(
         return None
     nearest = organisations[-1][1].sent.start
     same = [(m, root) for m, root in organisations if root.sent.start == nearest]
-    subjects = [m for m, root in same if root.dep_ in ("nsubj", "nsubjpass")]
+    subjects = [m for m, root in same if root.dep_ in ("nsubj", "nsubjpass") or cleft_focus(root)]
     return subjects[-1] if subjects else same[-1][0]

@@ -107,13 +107,20 @@ def _aside(words: list[Any], first: int) -> Part | None:
 
 
 def _name(sent: Any, words: list[Any], first: int) -> Part | None:
-    """The named entity that opens the clause, if the tagger found one there."""
+    """The named entity that opens the clause, if the tagger found one there, else the
+    proper nouns that open it."""
     if first >= len(words):
         return None
     start = words[first].i
     for ent in sent.ents:
         if ent.start == start and ent.end - ent.start < len(words) - first:
             return Part(ent.start, ent.end, "name")
+    # No entity there: the proper nouns the tagger found ("CISA, the US ... Agency,").
+    run = 0
+    while first + run < len(words) and words[first + run].pos_ == "PROPN":
+        run += 1
+    if 0 < run < len(words) - first:
+        return Part(start, words[first + run - 1].i + 1, "name")
     return None
 
 

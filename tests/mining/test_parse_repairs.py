@@ -14,6 +14,7 @@ from mining.apposition_anchor import anchor_moves, reanchored
 from mining.nlp import Resolver, mentions_in
 from mining.parsing import parse, pipeline
 from mining.passage_selection import document_names
+from mining.reparse import Part, plans
 from mining.swallowed_subjects import subject_moves, subjects_restored
 from tests.mining.extraction_reading import GAZ, read, triples
 
@@ -202,3 +203,33 @@ def test_a_question_word_opening_a_headline_is_no_part_of_a_name() -> None:
     names = {m.name for m in mentions_in(parse(text), GAZ, Resolver(GAZ))}
     assert not any(name.startswith("Which") for name in names)
     assert "Which Harbour Ferries" not in document_names(text + ". Which Harbour Ferries sailed.")
+
+
+def test_the_name_of_a_cleft_sentence_is_what_the_next_one_speaks_of() -> None:
+    text = (
+        "It was Halden Shipping, not Baltic Tug Services, that first reported the leak."
+        " The company later sued Aurora Ferries."
+    )
+    found = triples(read(text))
+    assert ("Halden Shipping", "sue", "Aurora Ferries") in found
+    assert not any(s == "Baltic Tug Services" for s, _, _ in found)
+
+
+def test_a_sentence_opened_by_proper_nouns_no_entity_covers_can_be_read_with_it() -> None:
+    # "NTSA, the Norwegian ... Authority, advised ..." read with no entity on "NTSA".
+    rows: list[Row] = [
+        ("NTSA", 0, "ROOT", "PROPN", "NNP", ""),
+        (",", 0, "punct", "PUNCT", ",", ""),
+        ("the", 4, "det", "DET", "DT", ""),
+        ("Norwegian", 4, "compound", "PROPN", "NNP", ""),
+        ("Authority", 0, "conj", "PROPN", "NNP", ""),
+        (",", 0, "punct", "PUNCT", ",", ""),
+        ("advised", 7, "amod", "VERB", "VBN", ""),
+        ("crews", 0, "appos", "NOUN", "NNS", ""),
+        ("to", 9, "aux", "PART", "TO", ""),
+        ("leave", 0, "xcomp", "VERB", "VB", ""),
+        (".", 0, "punct", "PUNCT", ".", ""),
+    ]
+    doc = _doc(rows)
+    sent = next(iter(doc.sents))
+    assert [Part(0, 1, "name")] in plans(sent)
