@@ -37,8 +37,16 @@ $(COMPOSE_STAMP): $(COMPOSE_SPEC)/package.json $(COMPOSE_SPEC)/package-lock.json
 demo: install
 	$(BIN)/kminer demo
 
+# Every room but tests/e2e runs on TEST_WORKERS processes (pytest-xdist, one test file per
+# worker at a time); tests/e2e, whose kminer stacks are timed against SIGTERM and kills,
+# runs alone after them. Both always run, and either failing fails the target.
+TEST_WORKERS ?= 2
+
 test: install
-	$(BIN)/python -m pytest -q
+	@rc=0; \
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --ignore=tests/e2e || rc=$$?; \
+	$(BIN)/python -m pytest -q tests/e2e || rc=$$?; \
+	exit $$rc
 
 # Ruff, then the import contracts of pyproject.toml [tool.importlinter] (the layout of docs/layout.md).
 lint: install
