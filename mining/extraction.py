@@ -29,16 +29,12 @@ from mining.extraction_patterns import Gazetteer, Homonyms, predicate_for
 from mining.implied_agents import acts, gapped_siblings, implied_agents
 from mining.mentions import Mention
 from mining.names import type_family
-from mining.neighbour_relations import relations_in_sentence
-from mining.nlp import ORG_WORDS, Resolver, mentions_in
-from mining.parse_paths import REPORTED_SLOT
+from mining.nlp import Resolver, mentions_in
+from mining.open_statements import named_over_generic, open_statements
 from mining.parsing import parse
-from mining.predicates import PREDICATES, RELATED_TO, canonical, kinds_allow
-from mining.references import referent
+from mining.predicates import PREDICATES, canonical, kinds_allow
 from mining.relation_lexicon import GOVERNMENT_REFS, HEDGE_AUX, HEDGE_VERBS
-from mining.relation_parts import verb_rule
 from mining.relations import Relation, deliveries, relations_in
-from mining.sentence_view import SentenceView
 
 __all__ = ["READING_BUDGET_S", "ReadingOverBudget", "read_statements", "Statement"]
 
@@ -102,75 +98,6 @@ def _fallback(sentence: Any, mentions: list[Mention], relations: list[Relation])
 
 
 # Personal pronouns that stand for a party named before: closed-class English.
-REFERRING_PRONOUNS = frozenset({"it", "its", "they", "their", "them", "he", "his", "she", "her"})
-
-
-def _open(
-    sentence: Any, mentions: list[Mention], before: list[Mention], relations: list[Relation]
-) -> list[Relation]:
-    """Relations the parse states between mentions no typed rule related, named by the
-    clause's own words and typed where the verb's lemma and slot fit the vocabulary. A
-    pronoun ("it signed", "its mine") stands for the party it refers back to."""
-    doc = sentence.doc
-    ends: list[tuple[int, int, Mention]] = []
-    for m in mentions:
-        span = doc.char_span(m.start, m.end, alignment_mode="expand")
-        if span is not None:
-            ends.append((span.start, span.end, m))
-    view = SentenceView(sentence, mentions, before)
-    for tok in sentence:
-        if tok.lower_ in REFERRING_PRONOUNS and tok.pos_ == "PRON" and tok.i not in view.owner:
-            # Not the phrase the pronoun itself is part of ("its Kansanshi mine").
-            own = list(tok.head.subtree) if tok.dep_ == "poss" else [tok]
-            lo, hi = min(t.idx for t in own), max(t.idx + len(t) for t in own)
-            meant = [m for m in view.antecedent(tok) if not (lo <= m.start and m.end <= hi)]
-            if meant:
-                ends.append((tok.i, tok.i + 1, meant[0]))
-    named = [*before, *mentions]
-    for tok in sentence:
-        if tok.i not in view.owner and (meant_by := referent(tok, named, ORG_WORDS)) is not None:
-            ends.append((tok.i, tok.i + 1, meant_by))
-    ends.sort(key=lambda e: e[0])
-    spans: list[tuple[int, int]] = []
-    kept: list[Mention] = []
-    for start, end, m in ends:
-        if not spans or start >= spans[-1][1]:
-            spans.append((start, end))
-            kept.append(m)
-    related = {frozenset((r.subject.name, r.object.name)) for r in relations
-               if r.predicate != RELATED_TO}  # fmt: skip
-    # What a typed relation carries as its goods ("supplies hydroxide to Tesla") is stated.
-    related |= {frozenset((r.subject.name, r.goods.name)) for r in relations if r.goods}
-    out: list[Relation] = []
-    found = relations_in_sentence(doc, spans, sentence.start, sentence.end)
-    # What a speaker said of a party ("said its supplier, X, had cut ...") yields to what
-    # the sentence states between the two otherwise ("X is its supplier").
-    for rel in sorted(found, key=lambda r: r.slot == REPORTED_SLOT):
-        subj, obj = kept[rel.subject], kept[rel.object]
-        if subj.name == obj.name or frozenset((subj.name, obj.name)) in related:
-            continue
-        # The lexicon types a verb's own slot ("runs X", "buys from X"), not an object
-        # reached through a noun of its phrase ("runs a campaign in X").
-        direct = rel.verb and rel.predicate in (rel.verb, f"{rel.verb} {rel.slot}")
-        typed = verb_rule(rel.verb, rel.slot, obj.family) if direct else None
-        predicate = rel.predicate
-        if typed is not None:
-            predicate = typed[0]
-            subj, obj = (obj, subj) if typed[1] else (subj, obj)
-        related.add(frozenset((subj.name, obj.name)))
-        method = "reported" if rel.slot == REPORTED_SLOT else "open"
-        out.append(Relation(subj, predicate, obj, rel.negated, rel.hedged, method, rel.predicate))
-    return out
-
-
-def _named_over_generic(relations: list[Relation], named: list[Relation]) -> list[Relation]:
-    """The relations, where a pair that had only `relatedTo` is stated by its own words."""
-    better = {frozenset((r.subject.name, r.object.name)) for r in named}
-    kept = [r for r in relations if r.predicate != RELATED_TO
-            or frozenset((r.subject.name, r.object.name)) not in better]  # fmt: skip
-    return kept + named
-
-
 def _surface(end: Mention) -> str | None:
     """The end's own words in the text, when they differ from its (DKG) name."""
     text = " ".join(end.text.split())
@@ -252,10 +179,10 @@ def read_statements(
         refused = {frozenset((r.subject.name, r.object.name))
                    for r, ok in zip(relations, fits, strict=True) if not ok}  # fmt: skip
         relations = [r for r, ok in zip(relations, fits, strict=True) if ok]
-        opened = [r for r in _open(sent, inside, before, relations)
+        opened = [r for r in open_statements(sent, inside, before, relations)
                   if frozenset((r.subject.name, r.object.name)) not in refused
                   or len((r.cue or "").split()) > 1]  # fmt: skip
-        relations = _named_over_generic(relations, opened)
+        relations = named_over_generic(relations, opened)
         if siblings := gapped_siblings(sent, inside):  # "X was fined A, Y B": X, Y parallel
             relations = [r for r in relations
                          if frozenset((r.subject.name, r.object.name)) not in siblings]  # fmt: skip

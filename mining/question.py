@@ -88,18 +88,45 @@ def _modifying_nouns(noun: Any) -> list[Any]:
 
 
 # "..., and which", "... and who", "; ..." and ", how ..." start another question; ", which"
-# and ", who" alone may open a relative clause, so they do not.
+# alone may open a relative clause, so it does not; ", who" does unless a party stands
+# before it ("Which carriers, who lease their hulls, ..."), ", what" always does.
 _CLAUSE_JOIN = re.compile(
     r",?\s+and\s+(?=(?:who|what|which|where|when|how|whom|whose)\b)|;\s*"
-    r"|,\s*(?=(?:how|when|where)\b)",
+    r"|,\s*(?=(?:how|when|where|what)\b)",
     re.IGNORECASE,
 )
+_COMMA_WHO = re.compile(r",\s*(?=who\b)", re.IGNORECASE)
+_PARTY_ENTITIES = frozenset({"PERSON", "ORG", "NORP"})
+
+
+def _names_a_party(text: str) -> bool:
+    """Whether `text` ends in a word for a person or an organisation, which a ", who"
+    after it may describe ("Which carriers", "the regulator", "Nordic Pulp")."""
+    words = [t for t in parse(text) if not t.is_punct]
+    if not words:
+        return False
+    last = words[-1]
+    word = last.lemma_.lower()
+    agent = len(word) >= MIN_AGENT_NOUN and word.endswith(AGENT_ENDINGS)
+    return last.ent_type_ in _PARTY_ENTITIES or word in ORG_WORDS or agent
 
 
 def question_parts(query: str) -> list[str]:
     """The questions a compound question asks ("What is behind the heparin shortage, and
-    which drug makers are affected?": two), or [] when it asks one."""
-    parts = [p.strip(" ?") for p in _CLAUSE_JOIN.split(query) if p.strip(" ?")]
+    which drug makers are affected?": two), or [] when it asks one. A part of one word
+    ("..., and when?") belongs to the part before it."""
+    parts: list[str] = []
+    for piece in (p.strip(" ?") for p in _CLAUSE_JOIN.split(query)):
+        for sub in _COMMA_WHO.split(piece):
+            sub = sub.strip(" ?,")
+            if not sub:
+                continue
+            if parts and len(sub.split()) < 2:
+                parts[-1] = f"{parts[-1]}, and {sub}"
+            elif parts and sub.lower().startswith("who") and _names_a_party(parts[-1]):
+                parts[-1] = f"{parts[-1]}, {sub}"
+            else:
+                parts.append(sub)
     return [f"{p}?" for p in parts] if len(parts) > 1 else []
 
 

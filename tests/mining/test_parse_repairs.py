@@ -233,3 +233,13 @@ def test_a_sentence_opened_by_proper_nouns_no_entity_covers_can_be_read_with_it(
     doc = _doc(rows)
     sent = next(iter(doc.sents))
     assert [Part(0, 1, "name")] in plans(sent)
+
+
+def test_no_member_of_a_group_is_related_to_the_pronoun_that_stands_for_the_group() -> None:
+    text = (
+        "Aldmoor Rail said it had found the faulty relays in two depots, and Harbour"
+        " Trams and Kessel Metro told reporters they had identified Ostrava Relays as"
+        " the supplier."
+    )
+    pairs = {frozenset((s, o)) for s, _, o in triples(read(text))}
+    assert frozenset(("Harbour Trams", "Kessel Metro")) not in pairs

@@ -371,7 +371,18 @@ def test_a_relation_one_part_of_a_compound_question_asks_for_fits_better() -> No
 def test_and_who_without_a_comma_starts_another_part_and_a_comma_which_does_not() -> None:
     from mining.question import question_parts
 
+    # ", who" after a whole question ("Which ferry sank") asks another one.
     assert question_parts("Which ferry sank, who owns it and who is suing it?") == [
-        "Which ferry sank, who owns it?", "who is suing it?"
+        "Which ferry sank?", "who owns it?", "who is suing it?"
     ]
     assert question_parts("Which ports, which the storm closed, reopened?") == []
+    # ... but inside a noun phrase it describes the noun.
+    assert question_parts("Which carriers, who lease their hulls, sold ships?") == []
+
+
+def test_a_one_word_part_belongs_to_the_question_before_it() -> None:
+    from mining.question import question_parts
+
+    assert question_parts("Which ferry sank, who raised it, and when?") == [
+        "Which ferry sank?", "who raised it, and when?"
+    ]
