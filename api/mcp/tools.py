@@ -29,6 +29,8 @@ from api.auth import Principal
 from api.deps import RUN_RPC_TIMEOUT
 from contracts.run import (
     PRINCIPAL_MEMO,
+    QUERY_MEMO,
+    QUERY_MEMO_CHARS,
     Candidate,
     Decision,
     DecisionResult,
@@ -216,9 +218,10 @@ class MinerTools:
             raise ToolError(f"too many runs started by {who.sub}: retry in {math.ceil(wait)} s")
         client = await self._temporal()
         try:
-            handle = await start_run(
-                client, self._task_queue, request, memo={PRINCIPAL_MEMO: who.sub}
-            )
+            # The question rides in the memo as the API's starts carry it: the runs list
+            # shows it for a run an agent started too.
+            memo = {PRINCIPAL_MEMO: who.sub, QUERY_MEMO: request.query[:QUERY_MEMO_CHARS]}
+            handle = await start_run(client, self._task_queue, request, memo=memo)
         except RPCError as exc:
             raise ToolError(f"Temporal refused the run: {exc.message}") from None
         metrics.RUNS_STARTED.inc()

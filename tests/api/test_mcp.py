@@ -176,6 +176,12 @@ async def test_http_review_then_decide_gives_the_completed_result(
         assert response["phase"] == "COMPLETED" and response["publishedAssets"] == []
         assert {d["reviewer"] for d in response["decisions"]} == {"alice"}
 
+    # The runs list shows the question of a run an agent started, as of one the API did.
+    headers = bearer(role="reviewer", sub="alice")
+    async with httpx.AsyncClient(base_url=stack.api_url, headers=headers) as api:
+        listed = (await api.get("/api/runs")).json()["runs"]
+    assert {r["runId"]: r["query"] for r in listed}[run_id] == QUESTION
+
 
 async def test_http_mcp_needs_a_token_and_deciding_needs_a_reviewer(
     stack: Stack, bearer: Any
