@@ -243,3 +243,75 @@ def test_no_member_of_a_group_is_related_to_the_pronoun_that_stands_for_the_grou
     )
     pairs = {frozenset((s, o)) for s, _, o in triples(read(text))}
     assert frozenset(("Harbour Trams", "Kessel Metro")) not in pairs
+
+
+def _with(rows: list[Row], at: int, row: Row) -> list[Row]:
+    return [*rows[:at], row, *rows[at + 1 :]]
+
+
+def _shifted(rows: list[Row], by: int, from_head: int = 0) -> list[Row]:
+    """`rows` with every head at or after `from_head` moved `by` places."""
+    return [(w, h + by if h >= from_head else h, d, p, t, e) for w, h, d, p, t, e in rows]
+
+
+def test_an_apposition_moves_to_the_head_of_a_name_of_several_words() -> None:
+    # "... to carry Marlin Blue, the tanker ...": the tanker is Marlin Blue, headed by "Blue".
+    rows = [*FAR_APPOSITION[:9], ("Marlin", 10, "compound", "PROPN", "NNP", ""),
+            ("Blue", 8, "dobj", "PROPN", "NNP", "")]  # fmt: skip
+    rows += _shifted(FAR_APPOSITION[10:], 1, 10)
+    rows = [(w, 2 if w == "tanker" else h, d, p, t, e) for w, h, d, p, t, e in rows]
+    assert anchor_moves(_doc(rows)) == {13: 10}
+
+
+def test_an_apposition_without_a_comma_or_after_no_noun_stays() -> None:
+    no_comma = _with(FAR_APPOSITION, 10, ("and", 3, "cc", "CCONJ", "CC", ""))
+    assert anchor_moves(_doc(no_comma)) == {}
+    after_a_verb = _with(FAR_APPOSITION, 9, ("fast", 8, "advmod", "ADV", "RB", ""))
+    assert anchor_moves(_doc(after_a_verb)) == {}
+    # An apposition that comes before its head is another construction.
+    later_head = _with(FAR_APPOSITION, 12, ("tanker", 15, "appos", "NOUN", "NN", ""))
+    assert anchor_moves(_doc(later_head)) == {}
+
+
+def test_a_swallowed_subject_of_a_passive_is_its_passive_subject() -> None:
+    rows = [*SWALLOWED_SUBJECT[:4], ("was", 5, "auxpass", "AUX", "VBD", ""),
+            ("fined", 5, "ROOT", "VERB", "VBN", ""), ("by", 5, "agent", "ADP", "IN", ""),
+            ("Harbour", 8, "compound", "PROPN", "NNP", "ORG"),
+            ("Rail", 6, "pobj", "PROPN", "NNP", "ORG"), (".", 5, "punct", "PUNCT", ".", "")]
+    rows[0] = ("On", 5, "prep", "ADP", "IN", "")
+    assert subject_moves(_doc(rows)) == {1: (0, "pobj"), 2: (5, "nsubjpass")}
+
+
+def test_an_auxiliary_may_stand_between_the_name_and_its_verb_but_no_other_word() -> None:
+    rows = [*SWALLOWED_SUBJECT[:4], ("has", 5, "aux", "AUX", "VBZ", ""),
+            ("downgraded", 5, "ROOT", "VERB", "VBN", ""), ("the", 7, "det", "DET", "DT", ""),
+            ("bonds", 5, "dobj", "NOUN", "NNS", ""), (".", 5, "punct", "PUNCT", ".", "")]
+    rows[0] = ("On", 5, "prep", "ADP", "IN", "")
+    assert subject_moves(_doc(rows)) == {1: (0, "pobj"), 2: (5, "nsubj")}
+    adverb = _with(rows, 4, ("quietly", 5, "advmod", "ADV", "RB", ""))
+    assert subject_moves(_doc(adverb)) == {}
+
+
+def test_only_a_date_of_a_month_or_day_name_gives_a_name_back() -> None:
+    # "On 4 Fitch's downgraded ...": a number alone is no date.
+    number = _with(SWALLOWED_SUBJECT, 1, ("4", 2, "nummod", "NUM", "CD", ""))
+    assert subject_moves(_doc(number)) == {}
+    # "On Friday Behalf Fitch's ...": a word that is no part of a name stops it.
+    common = [*SWALLOWED_SUBJECT[:2], ("news", 3, "compound", "NOUN", "NN", ""),
+              *_shifted(SWALLOWED_SUBJECT[2:], 1, 2)]
+    common[0] = ("On", 5, "prep", "ADP", "IN", "")
+    assert subject_moves(_doc(common)) == {}
+
+
+def test_a_short_sentence_or_one_not_opened_by_a_preposition_is_left_alone() -> None:
+    short: list[Row] = [
+        ("On", 2, "prep", "ADP", "IN", ""),
+        ("Friday", 0, "pobj", "PROPN", "NNP", "DATE"),
+        ("rained", 2, "ROOT", "VERB", "VBD", ""),
+    ]
+    assert subject_moves(_doc(short)) == {}
+    no_prep = _with(SWALLOWED_SUBJECT, 0, ("Since", 4, "mark", "SCONJ", "IN", ""))
+    assert subject_moves(_doc(no_prep)) == {}
+    # The next sentence is still read after one that is left alone.
+    both = _doc([*no_prep, *_shifted(SWALLOWED_SUBJECT, len(no_prep))])
+    assert subject_moves(both) == {12: (11, "pobj"), 13: (15, "nsubj")}
