@@ -164,7 +164,9 @@ def near_best(facts: list[Fact], room: int = 0) -> list[Fact]:
         near = [f for f in ordered if f.relevance >= best - RELEVANCE_MARGIN]
         # The margin was calibrated on typed facts (F1 on the labeled sets); relations
         # in their own words fill the room it leaves.
-        kept += near if typed or len(near) >= room else ordered[:room]
+        # ... spread over subjects and sentences, as the claims are (`spread`): one entity
+        # or one sentence read many ways does not fill the room alone.
+        kept += near if typed or len(near) >= room else spread(ordered)[:room]
     return sorted(kept, key=lambda f: (-f.relevance, "|".join(f.key)))
 
 

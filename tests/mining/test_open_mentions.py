@@ -8,7 +8,7 @@ from __future__ import annotations
 from contracts.tools import EvidenceItem, SourceDocument, Statement
 from mining.entities import EntityRef
 from mining.extraction import read_statements
-from mining.facts import Fact, rank, select, spread
+from mining.facts import Fact, near_best, rank, select, spread
 from mining.name_shapes import name_shaped, shaped_names
 from mining.nlp import Resolver, mentions_in
 from mining.parsing import parse
@@ -110,6 +110,20 @@ def test_one_sentence_read_many_ways_leaves_room_for_the_others() -> None:
     ranked += [fact("Saltmarsh Carrier", "Tallinn Port", 0.5)]
     order = [(f.subject.name, f.object.name) for f in spread(ranked)]
     assert order[:2] == [("Heron Books", "Ostrava Press"), ("Saltmarsh Carrier", "Tallinn Port")]
+
+
+def test_the_room_left_below_the_margin_is_spread_over_subjects_too() -> None:
+    # Two facts well above the rest; below the margin, one sentence read three ways and
+    # another carrier's one fact. The room left (5) takes a fact of each first.
+    ranked = [fact("Saltmarsh Carrier", f"Port {n}", 0.9) for n in range(2)]
+    said = "Vellum House uses Quay 0, Quay 1 and Quay 2."
+    ranked += [fact("Vellum House", f"Quay {n}", 0.5, said) for n in range(3)]
+    ranked += [fact("Heron Books", "Ostrava Press", 0.45)]
+    kept = near_best(ranked, room=5)
+    assert len(kept) == 5
+    assert {f.subject.name for f in kept} == {"Saltmarsh Carrier", "Vellum House", "Heron Books"}
+    # Within the margin, every fact stays, whatever the room.
+    assert len(near_best(ranked[:2], room=1)) == 2
 
 
 def test_a_name_the_ner_cut_short_is_read_whole() -> None:
