@@ -10,7 +10,7 @@ UI_STAMP := $(UI_VENDOR)/node_modules/.installed
 COMPOSE_SPEC := tests/compose_spec
 COMPOSE_STAMP := $(COMPOSE_SPEC)/node_modules/.installed
 
-.PHONY: install demo test lint bench quality mutation clean
+.PHONY: install demo test lint bench quality mutation real-model clean
 
 # Bytecode for the workflow definitions: a worker's sandbox imports them afresh in every run
 # and, with no .pyc beside them (PYTHONDONTWRITEBYTECODE, a read-only tree), compiles their
@@ -71,6 +71,11 @@ quality: install
 
 mutation: install
 	$(BIN)/python bench/mutation.py
+
+# The demo question mined by a real model: KM_BENCH_MODEL_URL=http://127.0.0.1:8080/v1
+# make real-model (README "With a local model"); without the variable it says so and exits 0.
+real-model: install
+	$(BIN)/python bench/real_model.py
 
 clean:
 	rm -rf $(VENV) .kminer .pytest_cache mutants $(UI_VENDOR)/node_modules $(COMPOSE_SPEC)/node_modules tests/artifacts
