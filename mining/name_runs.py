@@ -23,6 +23,12 @@ AGENT_ENDINGS = ("er", "or", "ist")
 MIN_AGENT_NOUN = 5
 
 
+def agent_noun(word: str) -> bool:
+    """Whether a lower-cased noun is an English agent noun ("operator", "chemist"): a
+    word for someone who does something, so for a party."""
+    return len(word) >= MIN_AGENT_NOUN and word.endswith(AGENT_ENDINGS)
+
+
 def joining_hyphen(tok: Any) -> bool:
     """A hyphen inside one word of a name ("Cleveland-Cliffs"), spaces on neither side."""
     return (
@@ -93,7 +99,7 @@ def apposed_kind(
         word = noun.lemma_.lower()
         if word in place_words:
             return "place", "Place"
-        agent = agents and len(word) >= MIN_AGENT_NOUN and word.endswith(AGENT_ENDINGS)
+        agent = agents and agent_noun(word)
         if word in org_words or agent:
             return "organization", "Organization"
     return None

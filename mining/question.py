@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from mining.extraction_patterns import Gazetteer
-from mining.name_runs import AGENT_ENDINGS, MIN_AGENT_NOUN
+from mining.name_runs import agent_noun
 from mining.names import normalise_name
 from mining.nlp import ORG_WORDS, PLACE_WORDS, Resolver, mentions_in
 from mining.parsing import parse
@@ -107,8 +107,7 @@ def _names_a_party(text: str) -> bool:
         return False
     last = words[-1]
     word = last.lemma_.lower()
-    agent = len(word) >= MIN_AGENT_NOUN and word.endswith(AGENT_ENDINGS)
-    return last.ent_type_ in _PARTY_ENTITIES or word in ORG_WORDS or agent
+    return last.ent_type_ in _PARTY_ENTITIES or word in ORG_WORDS or agent_noun(word)
 
 
 def question_parts(query: str) -> list[str]:
@@ -151,8 +150,6 @@ def asked_families(query: str) -> frozenset[str]:
             noun = tok.head.lemma_.lower()
             if noun in PLACE_WORDS or noun in _ASKED_PLACES:
                 found.add("place")
-            elif noun in ORG_WORDS or (
-                len(noun) >= MIN_AGENT_NOUN and noun.endswith(AGENT_ENDINGS)
-            ):
+            elif noun in ORG_WORDS or agent_noun(noun):
                 found.add("organization")
     return frozenset(found)

@@ -64,6 +64,11 @@ def cleft_focus(tok: Any) -> bool:
     )
 
 
+def sentence_subject(tok: Any) -> bool:
+    """Whether `tok` is what its sentence is about: its subject, or a cleft's focus."""
+    return tok.dep_ in ("nsubj", "nsubjpass") or cleft_focus(tok)
+
+
 def _sets_the_scene(tok: Any) -> bool:
     """Whether `tok` is the object of the preposition that opens its sentence: a phrase
     that sets the time or place of what follows, not a party to it."""
@@ -122,5 +127,5 @@ def referent(
         return None
     nearest = organisations[-1][1].sent.start
     same = [(m, root) for m, root in organisations if root.sent.start == nearest]
-    subjects = [m for m, root in same if root.dep_ in ("nsubj", "nsubjpass") or cleft_focus(root)]
+    subjects = [m for m, root in same if sentence_subject(root)]
     return subjects[-1] if subjects else same[-1][0]

@@ -15,7 +15,7 @@ from typing import Any
 
 from mining.mentions import Mention
 from mining.nlp import PLACE_WORDS
-from mining.references import cleft_focus
+from mining.references import sentence_subject
 from mining.relation_lexicon import (
     DEFINITE_DETS,
     EVENT_NOUNS,
@@ -162,8 +162,7 @@ class SentenceView:
         same = [m for m in self.before if sent.start_char <= m.start < sent.end_char and keep(m)]
         for m in same:
             span = self.doc.char_span(m.start, m.end, alignment_mode="expand")
-            if span is not None and (span.root.dep_ in ("nsubj", "nsubjpass")
-                                     or cleft_focus(span.root)):  # fmt: skip
+            if span is not None and sentence_subject(span.root):
                 return m
         return last
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from mining.name_runs import CALENDAR_WORDS
+from mining.parse_paths import SUBJECT_DEPS
 from mining.reparse import rebuilt, row_of
 
-SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 DATE_ENTITIES = frozenset({"DATE", "TIME"})
 # How a name's words join its head ("Deschutes Valley Electric"), and its possessive "'s".
 NAME_PART_DEPS = frozenset({"compound", "flat", "case"})
