@@ -210,6 +210,9 @@ def after_dates(words: list[str]) -> list[str]:
     Rollins"); a run ending in one keeps it ("Theresa May")."""
     cut = 0
     for n, word in enumerate(words[:-1]):
-        if word.lower().rstrip("'’s") in CALENDAR_WORDS or word.lower() in CALENDAR_WORDS:
+        if _POSSESSIVE.sub("", word.lower()) in CALENDAR_WORDS:  # "Friday's" too
             cut = n + 1
     return words[cut:]
+
+
+_POSSESSIVE = re.compile(r"['’]s$")
