@@ -235,7 +235,9 @@ class SubagentRunner:
     async def _fallback(self, role: str, parts: AgentParts, message: str) -> list[Any]:
         """`role`'s loop again, driven by the rules policy deciding in the workflow."""
         options = agent_options(None)  # no model queue: the policy decides here
-        end = await self._loop(role, RULES_MODEL, options, None, parts, message, [self._counter])
+        # Its tool calls count; its policy turns are no model calls (workflows/usage.py).
+        tools_only = UsageCounter(self._ws.usage, models=False)
+        end = await self._loop(role, RULES_MODEL, options, None, parts, message, [tools_only])
         if end.error is not None:
             raise end.error
         return end.messages

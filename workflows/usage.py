@@ -30,13 +30,18 @@ def count_model_call(usage: Usage, response: Any) -> None:
 
 
 class UsageCounter(AsyncCallbackHandler):
-    """A LangChain callback: it only counts, so it is safe inside the workflow."""
+    """A LangChain callback: it only counts, so it is safe inside the workflow.
 
-    def __init__(self, usage: Usage) -> None:
+    `models=False` counts tool calls only: the turns of the rules policy standing in for a
+    model that failed are no model calls of the run (they cost nothing and read no reply)."""
+
+    def __init__(self, usage: Usage, *, models: bool = True) -> None:
         self.usage = usage
+        self.models = models
 
     async def on_llm_end(self, response: Any, **kwargs: Any) -> None:
-        count_model_call(self.usage, response)
+        if self.models:
+            count_model_call(self.usage, response)
 
     async def on_tool_end(self, output: Any, **kwargs: Any) -> None:
         self.usage.toolCalls += 1

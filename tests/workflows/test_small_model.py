@@ -150,6 +150,11 @@ async def test_a_discovery_that_never_makes_a_usable_call_degrades_to_the_rules_
     assert "could not be used" in step.reason
     # The rules policy searched and extracted in its place; the run went on with the model.
     assert _claims(result) and _of(model, "enrichment")
+    # The calls counted are the replies the run used: every request but discovery's two
+    # unusable ones; the policy's turns in discovery's place are no model calls.
+    assert len(_of(model, "discovery")) == 2
+    assert result.usage.modelCalls == len(model.requests) - 2
+    assert result.usage.toolCalls > 0
 
 
 async def test_a_model_that_keeps_failing_degrades_its_steps_and_the_run_completes(
