@@ -16,6 +16,7 @@ from typing import Any
 import numpy
 
 from mining.apposition_anchor import reanchored
+from mining.named_nouns import names_given
 from mining.reparse import repaired
 from mining.sentence_starts import datelines, sentence_starts
 from mining.swallowed_subjects import subjects_restored
@@ -66,7 +67,8 @@ def parse(text: str) -> Any:
     starts = {at for at in starts if at < len(clean) and not clean[at].isspace()}
     nlp = pipeline()
     with _nlp_lock:
-        doc = reanchored(subjects_restored(repaired(nlp, _parsed_over(nlp, clean, starts))))
+        doc = repaired(nlp, _parsed_over(nlp, clean, starts))
+        doc = names_given(reanchored(subjects_restored(doc)))
         doc.user_data["lines"] = text  # line breaks still tell a heading from its paragraph
         doc.tensor = numpy.zeros((0, 0), dtype="float32")
         _parsed[text] = doc
