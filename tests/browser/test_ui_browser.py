@@ -26,6 +26,7 @@ from tests.support.ui_pages import (
     Steps,
     card,
     collect_errors,
+    failure_shots,
     pending_ids,
 )
 
@@ -217,7 +218,7 @@ async def test_ask_watch_review_and_publish_in_the_browser(
         await decide_rest_and_see_published(page, steps)
         await runs_and_memory(page, steps, run_id)
     except Exception:
-        await page.screenshot(path=steps.folder / "failure.png", full_page=True)
+        await failure_shots(steps)
         raise
     finally:
         await context.close()

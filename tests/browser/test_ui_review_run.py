@@ -25,6 +25,7 @@ from tests.support.ui_pages import (
     axe_violations,
     card,
     collect_errors,
+    failure_shots,
     focused,
     meter_contrast,
     pending_ids,
@@ -75,8 +76,7 @@ async def test_a_run_reviewed_on_a_desktop_and_followed_on_a_phone(
         await phone_after_review(phone, phone_steps)
         await cancel_a_run(phone, phone_steps)
     except Exception:
-        await desk.screenshot(path=steps.folder / "failure.png", full_page=True)
-        await phone.screenshot(path=phone_steps.folder / "failure.png", full_page=True)
+        await failure_shots(steps, phone_steps)
         raise
     finally:
         await desk_context.close()

@@ -21,7 +21,7 @@ from contracts.run import Decision
 from kminer.config import Settings
 from kminer.devserver import LOOPBACK, free_port
 from kminer.stack import Stack, api_listening, embedded_stack, make_api_server
-from tests.support.ui_pages import ARTIFACTS, QUESTION, RUN_MS, VIEWPORTS, Steps
+from tests.support.ui_pages import ARTIFACTS, QUESTION, RUN_MS, VIEWPORTS, Steps, failure_shots
 from workflows.mining import MiningWorkflow
 
 
@@ -101,7 +101,7 @@ async def test_after_a_server_restart_the_completed_run_opens_completed(
             await expect(run.locator(".card-pending")).to_have_count(0)
             await steps.shot("completed-after-the-restart")
         except Exception:
-            await page.screenshot(path=steps.folder / "failure.png", full_page=True)
+            await failure_shots(steps)
             raise
         finally:
             await context.close()

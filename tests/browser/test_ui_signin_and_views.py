@@ -23,6 +23,7 @@ from tests.support.ui_pages import (
     Steps,
     axe_violations,
     collect_errors,
+    failure_shots,
     focus_ring_contrast,
     focused,
     sideways_overflow,
@@ -104,7 +105,7 @@ async def test_tags_runs_filters_back_and_keyboard(
         await back_within_the_app(page, stack)
         await keyboard_only(page, steps)
     except Exception:
-        await page.screenshot(path=steps.folder / "failure.png", full_page=True)
+        await failure_shots(steps)
         raise
     finally:
         await context.close()

@@ -87,6 +87,12 @@ class Steps:
                     raise
 
 
+async def failure_shots(*flows: Steps) -> None:
+    """What each flow's page showed when the test failed: `failure.png` beside its steps."""
+    for steps in flows:
+        await steps.page.screenshot(path=steps.folder / "failure.png", full_page=True)
+
+
 def collect_errors(page: Page, allowed: tuple[str, ...] = ()) -> list[str]:
     """Console and page errors, but for the failed loads a flow provokes on purpose
     (an edit the API refuses, a forged token): `allowed` names their statuses."""
