@@ -156,10 +156,15 @@ def _own_sites(sent: SentenceView, out: list[Relation]) -> None:
             ):
                 break
             verb = verb.head
-        found = [m for h in _subjects(sent, verb) for m in sent.entities_at(h)]
-        owners = [m for m in found if m.family == "organization"] or [
-            m for m in sent.antecedent(tok) if m.family == "organization"
-        ]
+        # A subject phrase holding the possessive is not what "its" stands for: in "its
+        # Kansanshi mine near Solwezi and its Sentinel mine had run", the mines are not
+        # their own owners, nor is the town one of them lies near.
+        found = [m for h in _subjects(sent, verb)
+                 if not h.left_edge.i <= tok.i <= h.right_edge.i
+                 for m in sent.entities_at(h)]  # fmt: skip
+        owners = [m for m in found if m.family == "organization"] or sent.antecedent(
+            tok, lambda m: m.family == "organization"
+        )
         if tok.dep_ == "pobj" and _lemma(tok.head) == "for":
             # "Cryon sells neon to Hanbit for its fab": what is bought for its own site is
             # the buyer's.

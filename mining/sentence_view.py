@@ -52,6 +52,11 @@ def phrase_mention(span: Any, family: str, typ: str) -> Mention:
     )
 
 
+# How many clauses up "it" looks for the subject it stands for ("X said that it had ...":
+# one; "X said it expected that its plant would ...": two).
+ANTECEDENT_CLAUSES = 3
+
+
 class SentenceView:
     """A parsed sentence with each token's owning mention."""
 
@@ -118,9 +123,13 @@ class SentenceView:
     def _named_by_apposition(self, tok: Any) -> bool:
         return any(c.dep_ == "appos" and c.i in self.owner for c in tok.children)
 
-    def antecedent(self, verb: Any) -> list[Mention]:
+    def antecedent(
+        self, verb: Any, keep: Callable[[Mention], bool] | None = None
+    ) -> list[Mention]:
         """What "it" / "the company" means: the subject of a verb this one depends on
-        ("X said it would ..."), else the last organisation named before it.
+        ("X said it would ..."), else the last organisation named before it. With `keep`,
+        only a subject it accepts: "its" of a site is an owner, so in "X confirmed that
+        H5N1 had been detected at its facility" it is X, not the virus.
 
         A subject that is itself a pronoun asks this again; a question already being
         answered for the same token answers nothing, so the two never recurse forever."""
@@ -128,24 +137,39 @@ class SentenceView:
             return []
         self._resolving.add(verb.i)
         try:
-            return self._antecedent(verb)
+            return self._antecedent(verb, keep or (lambda m: True))
         finally:
             self._resolving.discard(verb.i)
 
-    def _antecedent(self, verb: Any) -> list[Mention]:
+    def _antecedent(self, verb: Any, keep: Callable[[Mention], bool]) -> list[Mention]:
         t = verb
-        for _ in range(4):
-            if t.head is t:
+        clauses = 0
+        # Up through the phrases `verb` is part of, however long ("its Sentinel mine" in
+        # "its Kansanshi mine near Solwezi and its Sentinel mine had run"), to at most
+        # `ANTECEDENT_CLAUSES` verbs. By index: spaCy makes a new Token on every `.head`.
+        for _ in range(len(verb.sent)):
+            if t.head.i == t.i or clauses >= ANTECEDENT_CLAUSES:
                 break
             t = t.head
+            clauses += t.pos_ in ("VERB", "AUX")
             # A subject phrase holding the pronoun is not what it refers to ("its mine
             # had run": not the mine).
             subj = [m for c in t.children if c.dep_ in ("nsubj", "nsubjpass")
                     and not c.left_edge.i <= verb.i <= c.right_edge.i
-                    for m in self.entities_at(c)]  # fmt: skip
+                    for m in self.entities_at(c) if keep(m)]  # fmt: skip
             if subj:
                 return subj[:1]
-        found = self._salient_before(verb.idx, lambda m: m.family in ("organization", "person"))
+            if t.dep_ == "relcl" and any(
+                c.dep_ in ("nsubj", "nsubjpass") and c.tag_ in ("WDT", "WP") for c in t.children
+            ):
+                # Not past a relative clause into the clause of the noun it describes: in
+                # "Y supplies it to X, which said it had been affected", "it" is X (what
+                # "which" stands for), never Y. ("water to turn its turbines" has no
+                # relative pronoun: its clause is the one around it.)
+                break
+        found = self._salient_before(
+            verb.idx, lambda m: m.family in ("organization", "person") and keep(m)
+        )
         return [found] if found else []
 
     def _salient_before(self, at: int, keep: Callable[[Mention], bool]) -> Mention | None:
