@@ -20,9 +20,7 @@ from storage.sql.db import make_engine
 from storage.sql.tables import AuditEvent, PublishRecord
 
 
-def in_process_worker(
-    client: Any, settings: Settings, services: Any, *interceptors: Any
-) -> Any:
+def in_process_worker(client: Any, settings: Settings, services: Any, *interceptors: Any) -> Any:
     """The mining worker a benchmark runs in its own process: the main queue, every
     activity, a short shutdown grace."""
     from temporalio.worker import Worker
@@ -43,6 +41,15 @@ def in_process_worker(
         graceful_shutdown_timeout=timedelta(seconds=5),
         interceptors=[PrincipalInterceptor(), *interceptors],
     )
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) process `pid` and its waited-for children have used, from
+    /proc (Linux): what a worker process spent on the runs it served."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    # After the command's ")": state is field 3, utime..cstime fields 14-17 (1-based).
+    ticks = sum(int(fields[n - 3]) for n in (14, 15, 16, 17))
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def fresh_settings(root: Path, name: str, address: str) -> Settings:

@@ -81,6 +81,13 @@ def rows(r: dict[str, Any]) -> list[tuple[str, Any, str, str]]:
         out.append((key, value, text, v))
     ratio = r.get("throughput_ratio")
     out.append(("throughput_ratio", ratio, "≥ 0.9", verdict(ratio, (ratio or 0) >= 0.9)))
+    # Issue 27's like-for-like figures (bench/throughput.py).
+    same = r.get("temporal_vs_direct_throughput")
+    out.append(("temporal_vs_direct_throughput", same, "≥ 0.9",
+                verdict(same, (same or 0) >= 0.9)))  # fmt: skip
+    floor = r.get("p95_over_cpu_floor")
+    out.append((f"p95_50_runs_s / cpu_floor_50_runs_s ({r.get('cpu_floor_50_runs_s')} s)",
+                floor, "≤ 1.5", verdict(floor, (floor or 1e9) <= 1.5)))  # fmt: skip
     acts = hist.get("activities_per_run")
     out.append(("activities per run (worker-dispatched)", acts, "≤ 15",
                 verdict(acts, acts is not None and acts <= 15)))  # fmt: skip
@@ -105,6 +112,10 @@ def rows(r: dict[str, Any]) -> list[tuple[str, Any, str, str]]:
         for label, fig in (("1 worker", one), ("2 workers", two)):
             shown = f"{fig['runs_per_min']}, {fig['p50_s']} s, {fig['p95_s']} s"
             out.append((f"{n} runs, {label}: runs/min, p50, p95", shown, "—", "—"))
+            if "worker_cpu_per_run_s" in fig:
+                out.append((f"{n} runs, {label}: worker / dev server CPU a run (s)",
+                            f"{fig['worker_cpu_per_run_s']} / "
+                            f"{fig.get('server_cpu_per_run_s')}", "—", "—"))  # fmt: skip
         out.append((f"{n} trivial 3-activity runs (ceiling): runs/min, activities/s",
                     f"{ceil['runs_per_min']}, {ceil['activities_per_s']}", "—", "—"))  # fmt: skip
         out.append(("runs_ratio (runs/min vs the ceiling's)", thr.get("runs_ratio"), "—", "—"))
