@@ -123,3 +123,49 @@ def test_a_party_named_by_a_participle_is_the_party_of_the_clause() -> None:
     pairs = {(s.subject, s.object) for s in found if not s.negated}
     assert ("Lindqvist Rail", "Tramwise Systems") in pairs
     assert all(s.predicate != "be called" for s in found)
+
+
+# "A vaccine developed in Basel and called Corvexa was approved."
+COORDINATED: list[Row] = [
+    ("A", 1, "det", "DET", "DT", ""),
+    ("vaccine", 9, "nsubjpass", "NOUN", "NN", ""),
+    ("developed", 1, "acl", "VERB", "VBN", ""),
+    ("in", 2, "prep", "ADP", "IN", ""),
+    ("Basel", 3, "pobj", "PROPN", "NNP", "GPE"),
+    ("and", 2, "cc", "CCONJ", "CC", ""),
+    ("called", 2, "conj", "VERB", "VBN", ""),
+    ("Corvexa", 6, "oprd", "PROPN", "NNP", "PRODUCT"),
+    ("was", 9, "auxpass", "AUX", "VBD", ""),
+    ("approved", 9, "ROOT", "VERB", "VBN", ""),
+    (".", 9, "punct", "PUNCT", ".", ""),
+]
+
+
+def _with(rows: list[Row], at: int, row: Row) -> list[Row]:
+    return [row if n == at else r for n, r in enumerate(rows)]
+
+
+def test_a_participle_coordinated_with_the_one_on_the_noun_names_it_too() -> None:
+    assert name_moves(_doc(COORDINATED)) == {7: 1}
+    # The same participles on no noun (a clause of their own) name nothing.
+    verb_root = _with(COORDINATED, 2, ("developed", 2, "ROOT", "VERB", "VBN", ""))
+    assert name_moves(_doc(verb_root)) == {}
+
+
+def test_a_name_is_a_proper_noun_or_a_capitalised_word_the_recogniser_took_for_one() -> None:
+    # "... a ferry called Aurora Star", its last word read as a common noun.
+    untagged = _with(CALLED, 7, ("Star", 5, "oprd", "NOUN", "NN", ""))
+    assert name_moves(_doc(untagged)) == {}
+    recognised = _with(CALLED, 7, ("Star", 5, "oprd", "NOUN", "NN", "PRODUCT"))
+    assert name_moves(_doc(recognised)) == {7: 4}
+    lower = _with(CALLED, 7, ("star", 5, "oprd", "NOUN", "NN", "PRODUCT"))
+    assert name_moves(_doc(lower)) == {}
+
+
+def test_only_the_object_of_as_after_a_naming_participle_is_the_name_it_gives() -> None:
+    # "The compound, known for Zelvarin, ...": "for" gives no name.
+    known_for = _with(KNOWN_AS, 4, ("for", 3, "prep", "ADP", "IN", ""))
+    assert name_moves(_doc(known_for)) == {}
+    # "called" read as an adjective is no naming verb.
+    adjective = _with(CALLED, 5, ("called", 4, "acl", "ADJ", "JJ", ""))
+    assert name_moves(_doc(adjective)) == {}
