@@ -76,8 +76,23 @@ def _attached_clause(
         stative = ["be", inner.text.lower(), *words[1:]]
         return make_relation(head, dep, stative, lemma, slot, *flags, True)
     if inner.i == outer.i and has_own_subject(outer):
-        return None
+        owned = _whose_subject(outer)
+        if owned is None:
+            return None
+        # "X, the utility whose line started Y": what X's own N did, X did through it.
+        words = [owned.lemma_.lower(), *words]
     return make_relation(head, dep, words, lemma, slot, *flags)
+
+
+def _whose_subject(clause: Any) -> Any | None:
+    """The subject of a relative clause opened by "whose" ("whose line started ..."): a
+    thing of the noun the clause describes, not a party of its own."""
+    for c in clause.children:
+        if c.dep_ in SUBJECT_DEPS and any(
+            p.dep_ == "poss" and p.lower_ == "whose" for p in c.children
+        ):
+            return c
+    return None
 
 
 def is_where_clause(clause: Any) -> bool:

@@ -247,3 +247,15 @@ def test_a_where_clause_after_a_place_within_a_place_says_where_the_head_is() ->
     found = relations(text, ["Kemi", "Lapland", "Arctic Pulp"])
     assert ("Arctic Pulp", "run at", "Kemi") in found
     assert ("Kemi", "in", "Lapland") in found
+
+
+def test_what_a_whose_clause_says_of_its_thing_relates_the_noun_it_describes() -> None:
+    text = "Inspectors blamed Norvik Rail, the operator whose freight train blocked Kelso Junction."
+    found = relations(text, ["Norvik Rail", "Kelso Junction"])
+    assert found == {("Norvik Rail", "train block", "Kelso Junction")}
+    # A relative clause with a subject of its own ("that Y hired") is still Y's act.
+    hired = relations(
+        "Inspectors blamed Norvik Rail, the operator that Kelso Junction hired.",
+        ["Norvik Rail", "Kelso Junction"],
+    )
+    assert all(r[0] == "Kelso Junction" for r in hired)
