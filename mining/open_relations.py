@@ -45,6 +45,7 @@ from mining.parse_paths import (
     make_relation,
     slot_of,
 )
+from mining.relation_lexicon import EVENT_NOUNS
 
 
 def _role(s: ParsedSentence, child: int, verb: int) -> str:
@@ -157,7 +158,7 @@ def _clause(
         if slot == "agent":  # "the hull of X was repaired by Y": Y repaired X's hull
             acted = [w for w in words if w != "by"]
             return make_relation(obj, subj, [*acted, noun, "of"], "", "dobj", negated, hedged)
-        if _owned_subject(s, up_s):
+        if _owned_subject(s, up_s) and (noun in EVENT_NOUNS or _renamed(s, owner_noun)):
             return None
         stated = ["be", vt.text.lower(), *words[1:]] if is_passive(vt) else words
         return make_relation(subj, obj, [noun, *stated], "", slot, negated, hedged)
@@ -213,10 +214,19 @@ def _subject_noun(s: ParsedSentence, up_s: list[int]) -> int | None:
 
 
 def _owned_subject(s: ParsedSentence, up_s: list[int]) -> bool:
-    """Whether the mention owns the subject noun ("X's restrictions", "its submission"):
-    the noun acts for itself, so only what is done to it ("was put on hold by Y") says
-    something of the owner."""
+    """Whether the mention owns the subject noun ("X's restrictions", "its agreement").
+    An owned event or policy acts for itself ("China's export restrictions affect Y" is
+    what the restrictions do, read as an event of their own), so only what is done to it
+    ("was put on hold by Y") says something of the owner; any other owned thing is the
+    owner acting through it ("Uniper's agreement with Y will bring gas to Z": Uniper,
+    "agreement bring to"), as in a "whose" clause (open_relation_frames)."""
     return any(s.doc[t].dep_ == "poss" for t in up_s[:-1])
+
+
+def _renamed(s: ParsedSentence, noun: int) -> bool:
+    """Whether an apposition names the noun itself ("Tesla's new source, Tianqi Lithium,
+    buys ..."): then the named one acts, not the owner."""
+    return any(c.dep_ == "appos" and c.i in s.all_owned for c in s.doc[noun].children)
 
 
 def _anchor(doc: Any, start: int, end: int, taken: set[int], floor: int, ceiling: int) -> int:

@@ -44,8 +44,8 @@ NOMINAL_DEPS = frozenset(
 )
 # Steps from a mention up to a subject noun that is no mention itself: "the flaw in X was
 # assigned Y", "the plant of X lost Y": X is what the clause is about, and the noun joins
-# the predicate ("flaw be assigned"). Not an owner ("China's restrictions hit Y"): what
-# a possessive's noun does is the noun's own act (a policy, an event).
+# the predicate ("flaw be assigned"). An owner too ("X's agreement will bring Y"), but
+# not of an event or policy, which acts for itself ("China's restrictions hit Y").
 SUBJECT_MODIFIER_CHAIN = frozenset({"pobj", "prep", "compound", "nmod"})
 PREDICATE_POS = frozenset({"VERB", "AUX", "NOUN", "ADP", "ADJ", "PART", "PROPN", "ADV"})
 # The slot of a relation between a speaker and the subject of what it said ("X warned

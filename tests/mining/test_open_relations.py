@@ -259,3 +259,11 @@ def test_what_a_whose_clause_says_of_its_thing_relates_the_noun_it_describes() -
         ["Norvik Rail", "Kelso Junction"],
     )
     assert all(r[0] == "Kelso Junction" for r in hired)
+
+
+def test_an_owner_acts_through_the_thing_it_owns_but_not_through_an_event_it_owns() -> None:
+    deal = "Heron Books's distribution deal with Calder Print will bring atlases to Lisbon."
+    assert ("Heron Books", "deal bring to", "Lisbon") in relations(deal, ["Heron Books", "Lisbon"])
+    # A ban is an event of its own (read as one elsewhere), not its owner acting.
+    ban = "Sylvania's export ban hit Kalvik Metals in March."
+    assert relations(ban, ["Sylvania", "Kalvik Metals"]) == set()
