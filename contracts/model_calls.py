@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 # `response_metadata` keys of a model reply: tool calls the worker read from the reply's
 # text, and replies it refused back to the model once (a tool call it could not use, or a
@@ -29,11 +29,33 @@ AGENT_ATTEMPTS = 5
 
 
 class ModelLimits(BaseModel):
-    """Limits of one model-call activity (KM_MODEL_*); None: each call site's default."""
+    """Limits of one model-call activity: the worker's (KM_MODEL_*) or a request's own
+    (`MiningRequest.modelLimits`, field by field over the worker's); None: each call
+    site's default."""
 
-    callSeconds: int | None = Field(default=None, ge=1, description="start-to-close")
-    heartbeatSeconds: int | None = Field(default=None, ge=1)
-    attempts: int | None = Field(default=None, ge=1, description="maximum attempts")
+    model_config = ConfigDict(extra="forbid")
+
+    callSeconds: int | None = Field(default=None, ge=1, le=86_400, description="start-to-close")
+    heartbeatSeconds: int | None = Field(default=None, ge=1, le=3_600)
+    attempts: int | None = Field(default=None, ge=1, le=20, description="maximum attempts")
+
+    @model_validator(mode="after")
+    def _heartbeat_within_the_call(self) -> ModelLimits:
+        if self.callSeconds and self.heartbeatSeconds and self.heartbeatSeconds >= self.callSeconds:
+            raise ValueError(
+                f"heartbeatSeconds ({self.heartbeatSeconds}) must be less than callSeconds "
+                f"({self.callSeconds})"
+            )
+        return self
+
+    def over(self, base: ModelLimits | None) -> ModelLimits:
+        """These limits where set, `base`'s (the worker's) where not."""
+        base = base or ModelLimits()
+        return ModelLimits(
+            callSeconds=self.callSeconds or base.callSeconds,
+            heartbeatSeconds=self.heartbeatSeconds or base.heartbeatSeconds,
+            attempts=self.attempts or base.attempts,
+        )
 
 
 class DegradedStep(BaseModel):

@@ -96,6 +96,9 @@ class MiningRequest(BaseModel):
     research: ResearchConfig | None = None
     # Limits on model calls, tokens and wall time, per run and per subagent.
     budget: Budget = Field(default_factory=Budget)
+    # This run's model-call timeouts and attempts (a slow local model), field by field over
+    # the worker's KM_MODEL_*; unset: the worker's.
+    modelLimits: ModelLimits | None = None
 
     @field_validator("query")
     @classmethod

@@ -159,19 +159,28 @@ def _positive_int_or_none(name: str) -> int | None:
     return _positive_int(name, 0) or None
 
 
+MODEL_LIMIT_VARIABLES = {
+    "callSeconds": "KM_MODEL_CALL_TIMEOUT_SECONDS",
+    "heartbeatSeconds": "KM_MODEL_HEARTBEAT_SECONDS",
+    "attempts": "KM_MODEL_MAX_ATTEMPTS",
+}
+
+
 def _model_limits() -> ModelLimits:
-    limits = ModelLimits(
-        callSeconds=_positive_int_or_none("KM_MODEL_CALL_TIMEOUT_SECONDS"),
-        heartbeatSeconds=_positive_int_or_none("KM_MODEL_HEARTBEAT_SECONDS"),
-        attempts=_positive_int_or_none("KM_MODEL_MAX_ATTEMPTS"),
-    )
-    call = limits.callSeconds or AGENT_CALL_SECONDS
-    if limits.heartbeatSeconds is not None and limits.heartbeatSeconds >= call:
+    values = {field: _positive_int_or_none(name) for field, name in MODEL_LIMIT_VARIABLES.items()}
+    call = values["callSeconds"] or AGENT_CALL_SECONDS
+    heartbeat = values["heartbeatSeconds"]
+    if heartbeat is not None and heartbeat >= call:
         raise ValueError(
-            f"KM_MODEL_HEARTBEAT_SECONDS ({limits.heartbeatSeconds}) must be less than the "
+            f"KM_MODEL_HEARTBEAT_SECONDS ({heartbeat}) must be less than the "
             f"model call's start-to-close timeout ({call} s, KM_MODEL_CALL_TIMEOUT_SECONDS)"
         )
-    return limits
+    try:
+        return ModelLimits(**values)
+    except ValidationError as exc:  # a bound of the contract (contracts/model_calls.py)
+        error = exc.errors()[0]
+        name = MODEL_LIMIT_VARIABLES.get(str(error["loc"][0]) if error["loc"] else "", "KM_MODEL_*")
+        raise ValueError(f"{name}: {error['msg']}") from None
 
 
 def _positive_float(name: str) -> float | None:

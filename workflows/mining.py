@@ -51,6 +51,7 @@ from workflows.continuation import (
     continue_due,
     totals_after_this_run,
 )
+from workflows.model_limits import run_limits
 from workflows.patches import (
     BUDGETS_PATCH,
     CONTINUE_AS_NEW_PATCH,
@@ -169,7 +170,7 @@ class MiningWorkflow(RunSteps):
         self._agents = SubagentRunner(
             self._ws, runtime.model, request, memory, runtime.toolTaskQueue, budgets=budgets,
             local_reads=local_reads, model_queue=runtime.modelTaskQueue,
-            model_limits=runtime.modelLimits, on_change=self._sync,
+            model_limits=run_limits(request, runtime), on_change=self._sync,
         )  # fmt: skip
         if carried is not None:
             self._agents.restore(carried.agents)
@@ -304,7 +305,7 @@ class MiningWorkflow(RunSteps):
             self._ws, request, research_config(request, runtime), memory, runtime.search,
             lambda todos: agents.set_todos("discovery", todos),
             runtime.model, planner, runtime.toolTaskQueue, runtime.modelTaskQueue,
-            runtime.modelLimits,
+            run_limits(request, runtime),
         )  # fmt: skip
         research = await runner.run()
         self._origin = runner.origin

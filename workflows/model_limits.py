@@ -37,6 +37,14 @@ def _options(call: int, heartbeat: int | None, attempts: int) -> dict[str, Any]:
     return options
 
 
+def run_limits(request: Any, runtime: Any) -> ModelLimits | None:
+    """The limits of a run's model calls: the request's own (`MiningRequest.modelLimits`)
+    field by field over the worker's (`RuntimeConfig.modelLimits`); both are in the run's
+    history, so replay reads the same."""
+    own: ModelLimits | None = request.modelLimits
+    return own.over(runtime.modelLimits) if own is not None else runtime.modelLimits
+
+
 def agent_options(limits: ModelLimits | None) -> dict[str, Any]:
     """An agent's model-call options (`limits` None: a run recorded before they existed)."""
     limits = limits or ModelLimits()

@@ -32,6 +32,16 @@ async def test_a_bad_tag_is_a_422_with_the_rule(stack: Stack, bearer: Any) -> No
     assert "invalid domain tag 'no-dash'" in answer.text
 
 
+async def test_model_limits_no_call_can_keep_are_a_422_with_the_rule(
+    stack: Stack, bearer: Any
+) -> None:
+    async with httpx.AsyncClient(base_url=stack.api_url or "", headers=bearer()) as http:
+        limits = {"callSeconds": 30, "heartbeatSeconds": 60}
+        answer = await http.post("/api/runs", json={"query": "q", "modelLimits": limits})
+    assert answer.status_code == 422
+    assert "heartbeatSeconds (60) must be less than callSeconds (30)" in answer.text
+
+
 async def test_a_run_is_started_reviewed_and_decided_over_http(stack: Stack, bearer: Any) -> None:
     async with httpx.AsyncClient(
         base_url=stack.api_url or "", headers=bearer(), timeout=30

@@ -21,6 +21,11 @@ BAD = [
     ({"KM_MODEL_HEARTBEAT_SECONDS": "300"}, "KM_MODEL_HEARTBEAT_SECONDS (300) must be less"),
     ({"KM_MODEL_CALL_TIMEOUT_SECONDS": "60", "KM_MODEL_HEARTBEAT_SECONDS": "90"},
      "than the model call's start-to-close timeout (60 s"),
+    # The bounds a request's own limits have too (contracts/model_calls.py).
+    ({"KM_MODEL_MAX_ATTEMPTS": "50"},
+     "KM_MODEL_MAX_ATTEMPTS: Input should be less than or equal to 20"),
+    ({"KM_MODEL_CALL_TIMEOUT_SECONDS": "100000"},
+     "KM_MODEL_CALL_TIMEOUT_SECONDS: Input should be less than or equal to 86400"),
 ]  # fmt: skip
 
 

@@ -1,14 +1,17 @@
-"""Model-call activity options from the worker's limits: unset limits keep the defaults
-each call site always had."""
+"""Model-call activity options from the worker's limits, or a request's own over them:
+unset limits keep the defaults each call site always had."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+from pydantic import ValidationError
 from temporalio.common import RetryPolicy
 
 from contracts.model_calls import ModelLimits
-from workflows.model_limits import agent_options, on_queue, planner_options
+from contracts.run import MiningRequest, RuntimeConfig
+from workflows.model_limits import agent_options, on_queue, planner_options, run_limits
 
 TWO_SECONDS = timedelta(seconds=2)
 
@@ -34,3 +37,29 @@ def test_set_limits_apply_to_every_model_call() -> None:
         assert options["retry_policy"].maximum_attempts == 2
     assert on_queue(agent_options(limits), "models")["task_queue"] == "models"
     assert "task_queue" not in on_queue(agent_options(limits), None)
+
+
+def test_a_requests_own_limits_go_over_the_workers_field_by_field() -> None:
+    limits = ModelLimits(callSeconds=300, heartbeatSeconds=20)
+    worker = RuntimeConfig(model="rules", search="corpus", dkg="embedded", modelLimits=limits)
+    slow_model = MiningRequest(query="q", modelLimits={"callSeconds": 1200, "attempts": 2})
+    assert run_limits(slow_model, worker) == ModelLimits(
+        callSeconds=1200, heartbeatSeconds=20, attempts=2
+    )
+    assert run_limits(MiningRequest(query="q"), worker) == worker.modelLimits
+    unset = RuntimeConfig(model="rules", search="corpus", dkg="embedded")
+    assert run_limits(slow_model, unset) == slow_model.modelLimits
+
+
+@pytest.mark.parametrize(
+    "limits",
+    [
+        {"callSeconds": 0},
+        {"attempts": 21},
+        {"callSeconds": 60, "heartbeatSeconds": 60},
+        {"callSeconds": 60, "retries": 2},
+    ],
+)
+def test_a_request_with_limits_no_model_call_can_keep_is_refused(limits: dict) -> None:
+    with pytest.raises(ValidationError):
+        MiningRequest(query="q", modelLimits=limits)

@@ -28,13 +28,14 @@ QUESTION = "Which suppliers of lithium carry geopolitical risk?"
 MAX_TOOL_SCHEMA_BYTES = 4096
 
 
-async def _mine(settings: Settings) -> tuple[KnowledgeMinerResponse, Workspace]:
-    """The demo question mined with `settings`; its history replays on the current code."""
+async def _mine(
+    settings: Settings, request: MiningRequest | None = None
+) -> tuple[KnowledgeMinerResponse, Workspace]:
+    """The demo question (or `request`) mined with `settings`; its history replays on the
+    current code."""
+    request = request or MiningRequest(query=QUESTION, domainTags=["supply_chain"], review="auto")
     async with embedded_stack(settings, with_api=False) as stack:
-        handle = await start_run(
-            stack.client, settings.task_queue,
-            MiningRequest(query=QUESTION, domainTags=["supply_chain"], review="auto"),
-        )  # fmt: skip
+        handle = await start_run(stack.client, settings.task_queue, request)
         result = await handle.result()
         workspace = await handle.query(MiningWorkflow.workspace)
         history = await handle.fetch_history()
@@ -196,3 +197,18 @@ async def test_a_generation_longer_than_the_heartbeat_timeout_is_not_retried(
     assert result.phase == Phase.COMPLETED and result.degradedSteps == []
     # Its two turns (score, then the final answer), each called once: no attempt timed out.
     assert model.calls_by_role["validation"] == 2
+
+
+async def test_a_requests_own_limits_apply_to_its_model_calls(serve: Any) -> None:
+    # The worker keeps its defaults (5 minutes a call); this request allows 3 s, twice.
+    model = SmallModel(stall={"enrichment": (99, 30.0)})
+    limits = ModelLimits(callSeconds=3, heartbeatSeconds=1, attempts=2)
+    request = MiningRequest(
+        query=QUESTION, domainTags=["supply_chain"], review="auto", modelLimits=limits
+    )
+    result, _ = await _mine(serve(model), request)
+
+    assert result.phase == Phase.COMPLETED
+    assert model.calls_by_role["enrichment"] == 2, "the request's attempts, then no more"
+    assert [s.step for s in result.degradedSteps] == ["enrichment"]
+    assert "timeout" in result.degradedSteps[0].reason.lower()
