@@ -159,15 +159,12 @@ def _positive_int_or_none(name: str) -> int | None:
     return _positive_int(name, 0) or None
 
 
-MODEL_LIMIT_VARIABLES = {
-    "callSeconds": "KM_MODEL_CALL_TIMEOUT_SECONDS",
-    "heartbeatSeconds": "KM_MODEL_HEARTBEAT_SECONDS",
-    "attempts": "KM_MODEL_MAX_ATTEMPTS",
-}
-
-
 def _model_limits() -> ModelLimits:
-    values = {field: _positive_int_or_none(name) for field, name in MODEL_LIMIT_VARIABLES.items()}
+    values = {
+        "callSeconds": _positive_int_or_none("KM_MODEL_CALL_TIMEOUT_SECONDS"),
+        "heartbeatSeconds": _positive_int_or_none("KM_MODEL_HEARTBEAT_SECONDS"),
+        "attempts": _positive_int_or_none("KM_MODEL_MAX_ATTEMPTS"),
+    }
     call = values["callSeconds"] or AGENT_CALL_SECONDS
     heartbeat = values["heartbeatSeconds"]
     if heartbeat is not None and heartbeat >= call:
@@ -179,7 +176,14 @@ def _model_limits() -> ModelLimits:
         return ModelLimits(**values)
     except ValidationError as exc:  # a bound of the contract (contracts/model_calls.py)
         error = exc.errors()[0]
-        name = MODEL_LIMIT_VARIABLES.get(str(error["loc"][0]) if error["loc"] else "", "KM_MODEL_*")
+        field_name = str(error["loc"][0]) if error["loc"] else ""
+        # The variable of the field, as the reads above name it.
+        variables = {
+            "callSeconds": "KM_MODEL_CALL_TIMEOUT_SECONDS",
+            "heartbeatSeconds": "KM_MODEL_HEARTBEAT_SECONDS",
+            "attempts": "KM_MODEL_MAX_ATTEMPTS",
+        }
+        name = variables.get(field_name, "KM_MODEL_*")
         raise ValueError(f"{name}: {error['msg']}") from None
 
 
