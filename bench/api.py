@@ -98,7 +98,12 @@ async def event_delays(api: str, headers: dict, run_id: str, candidate_ids: list
                 if event.get("type") == "CUSTOM" and event.get("name") == "decision":
                     arrived[event["value"]["candidateId"]] = time.perf_counter()
                     got_one.set()
-                if event.get("type") in ("RUN_FINISHED", "RUN_ERROR"):
+                # A review ends an AG-UI run with an interrupt outcome and the stream goes
+                # on with the next one: only the run's own end stops following.
+                interrupt = (event.get("outcome") or {}).get("type") == "interrupt"
+                if event.get("type") == "RUN_ERROR" or (
+                    event.get("type") == "RUN_FINISHED" and not interrupt
+                ):
                     return
 
     follower = asyncio.create_task(follow())
