@@ -49,13 +49,13 @@ class ModelLimits(BaseModel):
         return self
 
     def over(self, base: ModelLimits | None) -> ModelLimits:
-        """These limits where set, `base`'s (the worker's) where not."""
-        base = base or ModelLimits()
-        return ModelLimits(
-            callSeconds=self.callSeconds or base.callSeconds,
-            heartbeatSeconds=self.heartbeatSeconds or base.heartbeatSeconds,
-            attempts=self.attempts or base.attempts,
-        )
+        """These limits where set, `base`'s (the worker's) where not.
+
+        Not validated again: each side was when it was read, and this runs in workflow
+        code, where a raise would fail the run's task over and over. A request's heartbeat
+        above the worker's call timeout ({"heartbeatSeconds": 60} over callSeconds 30) only
+        never fires before the call's own timeout does."""
+        return (base or ModelLimits()).model_copy(update=self.model_dump(exclude_none=True))
 
 
 class DegradedStep(BaseModel):

@@ -21,6 +21,7 @@ from contracts.model_calls import (
     AGENT_HEARTBEAT_SECONDS,
     ModelLimits,
 )
+from contracts.run import MiningRequest, RuntimeConfig
 
 RETRY_INTERVAL = timedelta(seconds=2)
 PLANNER_CALL_SECONDS = 120
@@ -37,11 +38,11 @@ def _options(call: int, heartbeat: int | None, attempts: int) -> dict[str, Any]:
     return options
 
 
-def run_limits(request: Any, runtime: Any) -> ModelLimits | None:
+def run_limits(request: MiningRequest, runtime: RuntimeConfig) -> ModelLimits | None:
     """The limits of a run's model calls: the request's own (`MiningRequest.modelLimits`)
     field by field over the worker's (`RuntimeConfig.modelLimits`); both are in the run's
     history, so replay reads the same."""
-    own: ModelLimits | None = request.modelLimits
+    own = request.modelLimits
     return own.over(runtime.modelLimits) if own is not None else runtime.modelLimits
 
 

@@ -63,3 +63,15 @@ def test_a_requests_own_limits_go_over_the_workers_field_by_field() -> None:
 def test_a_request_with_limits_no_model_call_can_keep_is_refused(limits: dict) -> None:
     with pytest.raises(ValidationError):
         MiningRequest(query="q", modelLimits=limits)
+
+
+def test_a_requests_limits_over_the_workers_never_raise_in_the_workflow() -> None:
+    # Each side is valid alone; merged, the heartbeat is above the call's timeout. The
+    # merge runs in workflow code, so it is taken as it is rather than refused there.
+    worker = RuntimeConfig(
+        model="rules", search="corpus", dkg="embedded", modelLimits=ModelLimits(callSeconds=30)
+    )
+    late = MiningRequest(query="q", modelLimits={"heartbeatSeconds": 60})
+    assert run_limits(late, worker) == ModelLimits.model_construct(
+        callSeconds=30, heartbeatSeconds=60, attempts=None
+    )
