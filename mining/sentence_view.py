@@ -15,6 +15,7 @@ from typing import Any
 
 from mining.mentions import Mention
 from mining.nlp import PLACE_WORDS
+from mining.parse_paths import REL_PRONOUN_TAGS
 from mining.references import sentence_subject
 from mining.relation_lexicon import (
     DEFINITE_DETS,
@@ -160,7 +161,7 @@ class SentenceView:
             if subj:
                 return subj[:1]
             if t.dep_ == "relcl" and any(
-                c.dep_ in ("nsubj", "nsubjpass") and c.tag_ in ("WDT", "WP") for c in t.children
+                c.dep_ in ("nsubj", "nsubjpass") and c.tag_ in REL_PRONOUN_TAGS for c in t.children
             ):
                 # Not past a relative clause into the clause of the noun it describes: in
                 # "Y supplies it to X, which said it had been affected", "it" is X (what
