@@ -63,6 +63,20 @@ def _named_noun(verb: Any) -> Any | None:
     return noun if noun.pos_ == "NOUN" else None
 
 
+def clause_name(noun: Any) -> Any | None:
+    """The name a relative clause gives the common noun `noun` ("That malware, which
+    CrowdStrike analysed and named SUNSPOT"): that clause keeps its own relation, so the
+    name is read here, for what a later "it" refers to."""
+    for clause in noun.children:
+        if clause.dep_ != "relcl":
+            continue
+        for verb in [clause, *clause.conjuncts]:
+            for name in verb.children:
+                if _is_name(name) and _naming_verb(name) is not None:
+                    return name
+    return None
+
+
 def name_moves(doc: Any) -> dict[int, int]:
     """{name token: the common noun it names} for every named noun of `doc`."""
     moves: dict[int, int] = {}
@@ -82,4 +96,4 @@ def names_given(doc: Any) -> Any:
     return rebuilt(doc, {n: row_of(doc[n], noun, "appos") for n, noun in moves.items()})
 
 
-__all__ = ["name_moves", "names_given"]
+__all__ = ["clause_name", "name_moves", "names_given"]

@@ -17,6 +17,7 @@ from typing import Any
 
 from mining.mentions import Mention
 from mining.name_runs import apposed
+from mining.named_nouns import clause_name
 
 DEFINITE = frozenset({"the", "this", "that"})
 # Words a bare definite noun may have besides its determiner and still point back.
@@ -67,6 +68,44 @@ def cleft_focus(tok: Any) -> bool:
 def sentence_subject(tok: Any) -> bool:
     """Whether `tok` is what its sentence is about: its subject, or a cleft's focus."""
     return tok.dep_ in ("nsubj", "nsubjpass") or cleft_focus(tok)
+
+
+# Pronouns that, opening a sentence, carry on what the sentence before was about.
+TOPIC_PRONOUNS = frozenset({"it", "its"})
+_SUBJECT_DEPS = ("nsubj", "nsubjpass")
+
+
+def main_subject(sent: Any) -> Any | None:
+    """What a sentence is about: its main clause's subject, a cleft's focus ("It was
+    FireEye that ..."), or the name a relative clause gives a subject noun ("That
+    malware, which CrowdStrike named SUNSPOT, did one thing")."""
+    root = sent.root
+    focus = [c for c in root.children if cleft_focus(c)]
+    subject = (
+        focus[0] if focus else next((c for c in root.children if c.dep_ in _SUBJECT_DEPS), None)
+    )
+    if subject is None or subject.pos_ == "PRON":
+        return None
+    return clause_name(subject) if subject.pos_ == "NOUN" and clause_name(subject) else subject
+
+
+def continued_topic(tok: Any) -> Any | None:
+    """The subject of the sentence before, when `tok` is "it" or "its" opening the subject
+    of its own sentence's main clause: "Beznau has no cooling tower. Its two units pump
+    water from the Aare" (what the text goes on about, of whatever kind: a plant, a drug,
+    a piece of malware). Not an "it" of the verb "be" ("It is likely that ...")."""
+    subject = tok.head if tok.dep_ == "poss" else tok
+    clause = subject.head
+    if (
+        tok.lower_ not in TOPIC_PRONOUNS
+        or subject.dep_ not in _SUBJECT_DEPS
+        or clause.dep_ != "ROOT"
+        or clause.lemma_ == "be"
+        or any(t.ent_type_ for t in tok.sent if t.i < tok.i)
+        or tok.sent.start == 0
+    ):
+        return None
+    return main_subject(tok.doc[tok.sent.start - 1].sent)
 
 
 def _sets_the_scene(tok: Any) -> bool:

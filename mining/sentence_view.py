@@ -16,7 +16,7 @@ from typing import Any
 from mining.mentions import Mention
 from mining.nlp import PLACE_WORDS
 from mining.parse_paths import REL_PRONOUN_TAGS
-from mining.references import sentence_subject
+from mining.references import TOPIC_PRONOUNS, continued_topic, sentence_subject
 from mining.relation_lexicon import (
     DEFINITE_DETS,
     EVENT_NOUNS,
@@ -168,10 +168,24 @@ class SentenceView:
                 # "which" stands for), never Y. ("water to turn its turbines" has no
                 # relative pronoun: its clause is the one around it.)
                 break
+        topic = self._topic_before(verb)
+        if topic is not None and keep(topic):
+            return [topic]
         found = self._salient_before(
             verb.idx, lambda m: m.family in ("organization", "person") and keep(m)
         )
         return [found] if found else []
+
+    def _topic_before(self, tok: Any) -> Mention | None:
+        """The entity the sentence before was about, when `tok` (or the subject of verb
+        `tok`) is an "it"/"its" that opens its sentence (`references.continued_topic`)."""
+        if tok.lower_ not in TOPIC_PRONOUNS:
+            subjects = (c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass"))
+            tok = next((c for c in subjects if c.lower_ in TOPIC_PRONOUNS), tok)
+        subject = continued_topic(tok)
+        if subject is None:
+            return None
+        return next((m for m in self.before if m.start <= subject.idx < m.end), None)
 
     def _salient_before(self, at: int, keep: Callable[[Mention], bool]) -> Mention | None:
         """Of the mentions `keep` accepts in the nearest sentence before character `at`
@@ -232,14 +246,14 @@ class SentenceView:
         return phrase_mention(self.doc[first : last + 1], "event", "Event")
 
     def kind_referent(self, tok: Any) -> Mention | None:
-        """"the study" / "the trial": the last entity of that kind named before it."""
+        """ "the study" / "the trial": the last entity of that kind named before it."""
         families = REFERENT_FAMILIES.get(tok.lemma_.lower())
         if families is None or not _is_bare_definite(tok):
             return None
         return self._last_before(tok.idx, lambda m: m.family in families)
 
     def government_of(self, tok: Any) -> Mention | None:
-        """"the government" / "the authorities": the last country named before it."""
+        """ "the government" / "the authorities": the last country named before it."""
         if tok.lemma_.lower() not in GOVERNMENT_REFS or not _is_bare_definite(tok):
             return None
         return self._last_before(tok.idx, lambda m: m.type == "Country")
@@ -310,8 +324,10 @@ class SentenceView:
             return []
         if lemma in PLACE_WORDS:
             return []
-        if len(ordered) == 1 and head.tag_ == "NN" and any(
-            c.dep_ == "det" and c.lower_ in ("a", "an") for c in head.children
+        if (
+            len(ordered) == 1
+            and head.tag_ == "NN"
+            and any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in head.children)
         ):
             return []  # "made an offer": one thing done, not goods or a kind of thing
         return [phrase_mention(self.doc[ordered[0] : ordered[-1] + 1], "concept", "DefinedTerm")]

@@ -8,7 +8,7 @@ from mining.extraction import read_statements
 from mining.name_shapes import shaped_names
 from mining.nlp import Resolver, mentions_in
 from mining.parsing import parse
-from mining.references import bare_definite, referent
+from mining.references import bare_definite, continued_topic, referent
 
 SRC = "file:///tmp/notes.md"
 
@@ -114,3 +114,27 @@ def test_it_inside_a_relative_clause_is_what_the_clause_describes_not_the_main_s
     )
     assert ("Osterholt Papier", "affectedBy", "Kemi Rail strike") in found
     assert not {t for t in found if t[0] == "Brenna Mills" and t[1] == "affectedBy"}
+
+
+def test_its_opening_a_sentence_carries_on_the_subject_before_of_any_kind() -> None:
+    # A lake is no organisation, yet "its" continues it, not the company named after it.
+    text = "Lake Tana lies beside the mill of Bahir Dar Textiles. Its water feeds Abbay Power."
+    assert {s for s, _, o in triples(text) if o == "Abbay Power"} == {"Lake Tana"}
+
+
+def test_the_name_a_relative_clause_gives_the_subject_is_what_it_carries_on() -> None:
+    text = (
+        "That strain, which Halden Institute isolated and named KX-7, spread fast. "
+        "It reached Orkney Dairies in June."
+    )
+    subjects = {s for s, _, o in triples(text) if o == "Orkney Dairies"}
+    assert subjects == {"KX-7"}
+
+
+def test_it_of_be_or_after_a_name_in_its_own_sentence_is_not_the_subject_before() -> None:
+    doc = parse("Veltrimab binds Tessin. It is likely that Corsair Biologics sells it.")
+    assert continued_topic(next(t for t in doc if t.text == "It")) is None
+    doc = parse("Veltrimab binds Tessin. In Oslo it reached Corsair Biologics.")
+    assert continued_topic(next(t for t in doc if t.lower_ == "it")) is None
+    doc = parse("Veltrimab binds Tessin. Corsair Biologics said it would sell it.")
+    assert continued_topic(next(t for t in doc if t.lower_ == "it")) is None
