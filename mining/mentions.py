@@ -122,13 +122,33 @@ def short_forms(found: list[Mention], context: Sequence[Mention] = ()) -> list[M
         if m.ual is None and words:
             for full in longer:
                 full_words = normalise_name(full.name).split()
-                if len(full_words) > len(words) and _contains(full_words, words):
+                shortened = len(full_words) > len(words) and _contains(full_words, words)
+                if shortened or _initials_of(m.text, full.name):
                     typed = full.family != "concept"  # else keep what NER said of m
                     m = replace(m, name=full.name, family=full.family if typed else m.family,
                                 type=full.type if typed else m.type, ual=full.ual)  # fmt: skip
                     break
         out.append(m)
     return out
+
+
+# How long an abbreviation made of a name's initials may be ("NTIA", "DGFT").
+MAX_INITIALS = 6
+
+
+def _initials_of(short: str, full: str) -> bool:
+    """Whether `short` is spelled by the initials of `full`'s capitalised words: "NTIA"
+    for "National Telecommunications and Information Administration", used later in a
+    text that never wrote the abbreviation beside the name."""
+    short = short.strip()
+    capitals = [w[0] for w in full.split() if w[:1].isupper()]
+    return (
+        2 <= len(short) <= MAX_INITIALS
+        and short.isalpha()
+        and short.isupper()
+        and len(capitals) == len(short)
+        and "".join(capitals) == short
+    )
 
 
 def with_name(mention: Mention, name: str) -> Mention:

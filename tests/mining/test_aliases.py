@@ -55,3 +55,20 @@ def test_every_statement_about_the_entity_carries_the_name_the_text_gave_it() ->
     found = read_statements(SourceDocument(text=text, source=SRC), [], Resolver([]))
     sued = [s for s in found if s.object == "Kalns Consulting"]
     assert sued and all(s.subjectText == "NTA" for s in sued)
+
+
+def test_an_abbreviation_spelled_by_a_name_s_initials_is_that_name_later_in_the_text() -> None:
+    found = named(
+        "The Baltic Rail Safety Board fined Kurzeme Freight in May. "
+        "The BRSB's report listed seven faults."
+    )
+    assert found["BRSB"] == "Baltic Rail Safety Board"
+
+
+def test_capitals_that_spell_no_earlier_name_s_initials_stay_a_name_of_their_own() -> None:
+    found = named(
+        "The Baltic Rail Safety Board fined Kurzeme Freight in May. The BRS report followed."
+    )
+    assert found.get("BRS", "BRS") == "BRS"
+    found = named("The Baltic Rail Safety Board fined Kurzeme Freight. Brsb Oy said nothing.")
+    assert found.get("Brsb Oy", "Brsb Oy") == "Brsb Oy"
