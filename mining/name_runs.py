@@ -105,6 +105,34 @@ def apposed_kind(
     return None
 
 
+def placed_names(doc: Any, found: Sequence[Mention]) -> list[Mention]:
+    """'Weiz in Austria': a lone proper noun no mention took, which the text locates in a
+    place it named, as a place too. A company there would be one the NER or the DKG
+    knew; a bare name placed "in" a country or region is a town, a site, a district. Not
+    a sentence's first word, whose capital says nothing."""
+    taken = [(m.start, m.end) for m in found]
+    places = [(m.start, m.end) for m in found if m.family == "place"]
+    out: list[Mention] = []
+    for tok in doc:
+        if (
+            tok.pos_ != "PROPN"
+            or tok.is_sent_start
+            or not tok.text[:1].isupper()
+            or tok.dep_ == "compound"
+            or any(c.dep_ == "compound" for c in tok.children)
+            or any(s <= tok.idx < e for s, e in taken)
+        ):
+            continue
+        located = [
+            p for prep in tok.children if prep.dep_ == "prep" and prep.lower_ == "in"
+            for p in prep.children if p.dep_ == "pobj"
+        ]  # fmt: skip
+        if any(s <= p.idx < e for p in located for s, e in places):
+            out.append(Mention(tok.text, tok.text, tok.idx, tok.idx + len(tok), "place", "Place",
+                               None, "ner"))  # fmt: skip
+    return out
+
+
 def coordinated_names(
     doc: Any,
     untyped: Sequence[tuple[int, int, str]],

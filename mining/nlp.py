@@ -41,6 +41,7 @@ from mining.name_runs import (
     designation_end,
     joining_hyphen,
     owns_its_possessive,
+    placed_names,
     places_set_off,
 )
 from mining.name_shapes import SHAPED_LABEL, shaped_names
@@ -386,6 +387,7 @@ def mentions_in(
         found.append(mention)
         taken.append((start, end))
     found += coordinated_names(doc, untyped, found, ORG_WORDS, PLACE_WORDS)
+    found += placed_names(doc, found)
     found.sort(key=lambda m: m.start)
     context = _context_names(document_names, resolver)
     found = aliased(doc, short_forms(found, context))

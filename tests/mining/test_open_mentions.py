@@ -258,3 +258,13 @@ def test_a_preposition_a_sentence_start_swept_in_is_no_part_of_the_name() -> Non
     assert names("Through Kestrel Lines, Norway shipped salmon to Japan.")[0] == "Kestrel Lines"
     assert "Ingrid Solberg" in names("By Ingrid Solberg, Oslo bureau.")
     assert names("In Norway, Fjord Press signed with Kestrel Paper.")[0] == "Norway"
+
+
+def test_a_lone_name_the_text_places_in_a_named_place_is_a_place() -> None:
+    # The small NER model leaves "Brenk" out; "in Croatia" says it is somewhere.
+    text = "The carriages are built at Brenk in Croatia, where Kestrel Rail assembles its bogies."
+    assert "Brenk" in names(text)
+    assert ("Kestrel Rail", "assemble at", "Brenk") in triples(text)
+    # A sentence's first word, or a name placed in no named place, is not read so.
+    assert "Brenk" not in names("Brenk in Croatia builds carriages.")
+    assert "Brenk" not in names("The carriages are built at Brenk, where Kestrel Rail works.")
