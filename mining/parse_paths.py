@@ -36,6 +36,9 @@ ATTITUDE_VERBS = frozenset(
     "predict project forecast plan propose intend schedule set slate due consider "
     "ask order require urge invite encourage tell advise instruct direct".split()
 )
+# Verbs that report what someone said, and the words that make a clause a condition.
+REPORTING_VERBS = frozenset("say announce confirm state tell declare".split())
+CONDITIONS = frozenset({"if", "unless"})
 BARE_WORDS = frozenset({"be", "have", "of", "in", "to", "with", "for", "at", "on"})
 PLACE_PREPS = frozenset({"in", "at", "on"})
 # Slots only a noun phrase fills.
@@ -134,10 +137,40 @@ def is_negated(tok: Any) -> bool:
     return any(c.dep_ == "neg" or c.lower_ in NEGATORS for c in tok.children)
 
 
+def _reported_future(verb: Any) -> bool:
+    """'X said it would phase out Y': the "would" of a clause a past verb of saying
+    reports is the speaker's "will", a commitment stated, not a guess; unless a condition
+    hangs on it ("would close if ...")."""
+    clause = verb
+    for _ in range(len(verb.sent)):
+        if clause.dep_ != "conj" or clause.head.i == clause.i:
+            break
+        clause = clause.head
+    head = clause.head
+    conditional = any(
+        c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in CONDITIONS for m in c.children)
+        for c in verb.children
+    )
+    return (
+        clause.dep_ == "ccomp"
+        and head.tag_ == "VBD"
+        and head.lemma_.lower() in REPORTING_VERBS
+        and not conditional
+    )
+
+
+def _modal(verb: Any) -> bool:
+    """A modal on `verb` that makes it a possibility, not a statement."""
+    modals = {c.lower_ for c in verb.children if c.dep_ == "aux" and c.lower_ in MODAL_WORDS}
+    if modals == {"would"} and _reported_future(verb):
+        return False
+    return bool(modals)
+
+
 def is_hedged(tok: Any) -> bool:
     """A modal on the verb or on the verb it completes ("could supply", "would have to
     stop"), or a verb completing a passive of saying ("is expected to supply")."""
-    if any(c.dep_ == "aux" and c.lower_ in MODAL_WORDS for c in tok.children):
+    if _modal(tok):
         return True
     if tok.dep_ != "xcomp":
         return False
@@ -145,7 +178,7 @@ def is_hedged(tok: Any) -> bool:
     # A participle of the perfect ("has stopped writing") is no passive of saying.
     perfect = any(c.dep_ == "aux" and c.lemma_.lower() == "have" for c in head.children)
     said = head.tag_ == "VBN" and not perfect and head.lemma_.lower() in ATTITUDE_VERBS
-    return said or any(c.dep_ == "aux" and c.lower_ in MODAL_WORDS for c in head.children)
+    return said or _modal(head)
 
 
 def is_passive(tok: Any) -> bool:

@@ -308,3 +308,15 @@ def test_a_company_noun_describing_a_name_the_ner_took_for_a_person_says_where_i
     # A person's noun says nothing of a company's place.
     farmer = read("Tesla supplies green arabica to Brekke Kaffe, a family-owned farmer in Oslo.")
     assert not [s for s in farmer if s.predicate == "locatedIn"]
+
+
+def test_what_a_speaker_said_it_would_do_is_stated_and_a_belief_or_condition_is_hedged() -> None:
+    def hedged(text: str) -> bool:
+        found = read_statements(SourceDocument(text=text, source=SRC), [], Resolver([]))
+        return next(s.hedged for s in found if s.object == "Hoy Shipping")
+
+    said = "Orkney Ferries said it would phase out charters from Hoy Shipping."
+    assert not hedged(said)  # the reported "will": a commitment
+    assert hedged(said.replace(".", " if fuel prices rose."))
+    assert hedged(said.replace("said", "believed"))
+    assert hedged(said.replace("said", "says"))  # "says it would": a present conditional
