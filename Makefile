@@ -64,6 +64,7 @@ bench: install
 	$(BIN)/python bench/overhead.py
 	$(BIN)/python bench/throughput.py $(BENCH_FLAGS)
 	$(BIN)/python bench/recovery.py $(BENCH_FLAGS)
+	$(BIN)/python bench/model_cost.py
 	$(BIN)/python bench/report.py
 
 quality: install

@@ -36,6 +36,7 @@ from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
 from activities.metrics import MODEL_REPLIES, TOOL_SCHEMA_BYTES
+from activities.model_view import model_view
 from activities.text_tool_calls import ReplyReading, read_reply, tool_schemas_by_name
 from contracts.model_calls import PARSED_FROM_TEXT, REFUSED, UNUSABLE_REPLY
 
@@ -133,6 +134,7 @@ class ToolCallingChatOpenAI(ChatOpenAI):
     async def _answer(
         self, messages: list[BaseMessage], stop: Any, run_manager: Any, **kwargs: Any
     ) -> ChatResult:
+        messages = model_view(messages)  # large tool answers as compact rows
         result = await super()._agenerate(messages, stop, run_manager, **kwargs)
         tools = kwargs.get("tools") or []
         if not tools:

@@ -124,6 +124,7 @@ def rows(r: dict[str, Any]) -> list[tuple[str, Any, str, str]]:
                         f"{thr['without_temporal_runs_per_min']}, "
                         f"{thr['without_temporal_ratio']}", "—", "—"))  # fmt: skip
     out += memory_rows(r)
+    out += cost_rows(r)
     rss = r.get("rss")
     if rss:
         mb = {reading["runs"]: reading["up_mb"] for reading in rss["readings"]}
@@ -139,6 +140,29 @@ def rows(r: dict[str, Any]) -> list[tuple[str, Any, str, str]]:
                     f"{rec['completed']} / {rec['same_candidates']} of {rec['kills']}",
                     "all", verdict(rec["kills"], rec["completed"] == rec["same_candidates"]
                                    == rec["kills"])))  # fmt: skip
+    return out
+
+
+def cost_rows(r: dict[str, Any]) -> list[tuple[str, Any, str, str]]:
+    """What a run costs on a hosted model (bench/model_cost.py), and what a cached
+    paraphrase asks of the model and the search backend (bench/research.py)."""
+    cost = r.get("model_cost")
+    out: list[tuple[str, Any, str, str]] = []
+    if cost:
+        tokens = cost["tokens_per_run"]
+        out.append((f"tokens_per_run ({cost['model']}, {cost['encoding']}): in / out",
+                    f"{tokens['input']:,} / {tokens['output']:,}", "—", "—"))  # fmt: skip
+        usd = cost["cost_per_run_usd"]
+        out.append(("cost_per_run_usd (demo question)", usd, "≤ 0.01", verdict(usd, usd <= 0.01)))
+        sizes = cost["tool_schema_bytes_per_call"]
+        schemas = ", ".join(f"{k} {v:,}" for k, v in sizes.items())
+        out.append(("tool_schema_bytes_per_call (largest, per subagent)", schemas, "≤ 4 kB",
+                    verdict(schemas, max(sizes.values()) <= 4096)))  # fmt: skip
+        calls = cost["cached_research_model_calls"]
+        out.append(("cached_research_model_calls", calls, "0", verdict(calls, calls == 0)))
+    searched = r.get("research", {}).get("cached_search_calls")
+    if searched is not None:
+        out.append(("cached_search_calls", searched, "0", verdict(searched, searched == 0)))
     return out
 
 
@@ -288,7 +312,15 @@ def main() -> int:
         "by 20 threads sharing one engine to a note that already holds 10,000 run sections,",
         "the median over 5 such rounds (bench/memory.py); `memory_read_p95_ms`: the same of",
         "a run's read of that note (its head and latest sections, `KM_MEMORY_NOTE_CHARS`)",
-        "while they append.",
+        "while they append. `tokens_per_run` counts, with the o200k_base encoding, what",
+        "the service sends a hosted model and the recorded gpt-4o-mini replies it gets for",
+        "the demo question (bench/model_cost.py); `cost_per_run_usd` prices them at",
+        "gpt-4o-mini's line of the service's price table (`workflows/budget.py`):",
+        "",
+        "| model | input, USD per 1M tokens | output, USD per 1M tokens |",
+        "|---|---|---|",
+        "| gpt-4o-mini | 0.15 | 0.60 |",
+        "",
         "Time to resume includes the new worker process's start (about 5 s here).",
         "Each concurrency level runs on a fresh worker process after one uncounted run on a",
         "thread of its own (a serving worker has its models loaded and its workflow modules",

@@ -14,27 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from contracts.model_views import statement_view, statement_views
 from contracts.tools import ProposeArgs, ProposeToolArgs
 
 # The reference the model passes: the research file the statements are written to.
 STATEMENTS_FILE = "/research/statements.json"
-# What the model needs to link a statement's names and judge it; the rest is provenance.
-VIEW_FIELDS = ("subject", "subjectUal", "subjectType", "predicate", "object", "objectUal",
-               "objectType", "goods", "goodsUal", "goodsType", "relevance")  # fmt: skip
-# Flags worth showing only when set.
-VIEW_FLAGS = ("negated", "hedged")
-
-
-def statement_view(index: int, statement: dict[str, Any]) -> dict[str, Any]:
-    """One statement as the model sees it: what it relates, without its provenance."""
-    view: dict[str, Any] = {"id": index}
-    view.update({k: statement[k] for k in VIEW_FIELDS if statement.get(k) is not None})
-    view.update({k: True for k in VIEW_FLAGS if statement.get(k)})
-    return view
-
-
-def statement_views(statements: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [statement_view(i, s) for i, s in enumerate(statements)]
 
 
 def resolve_statements(args: ProposeToolArgs, statements: list[dict[str, Any]]) -> ProposeArgs:
@@ -44,3 +28,6 @@ def resolve_statements(args: ProposeToolArgs, statements: list[dict[str, Any]]) 
     by_ref = list(statements) if args.statementsRef == STATEMENTS_FILE else []
     # ProposeArgs has no statementsRef (it ignores the key); the statements are replaced.
     return ProposeArgs.model_validate({**args.model_dump(), "statements": by_ref + given})
+
+
+__all__ = ["STATEMENTS_FILE", "resolve_statements", "statement_view", "statement_views"]
