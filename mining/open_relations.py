@@ -81,16 +81,23 @@ def _coordinated_with(s: ParsedSentence, other: int, x: int, y: int) -> bool:
 
 
 def _place_within(s: ParsedSentence, t: int, x: int, y: int) -> bool:
-    """'Weiz in Austria, where X builds ...': the parser hangs the "where" clause on the
-    last place, but it tells where the whole phrase's head is; that place is no third
-    party standing between the head and the clause's actor."""
+    """'Weiz in Austria, where X builds ...', 'Dahej in Gujarat, a terminal that X has
+    operated': the parser hangs the "where" clause, or the apposition with its relative
+    clause, on the last place, but it tells of the whole phrase's head; that place is no
+    third party standing between the head and the clause's actor."""
     tok = s.doc[t]
     prep = tok.head
+    described = any(
+        (c.dep_ == "relcl" and is_where_clause(c))
+        or (c.dep_ == "appos" and any(d.dep_ == "relcl" for d in c.children))
+        for c in tok.children
+    )
     return (
         tok.dep_ == "pobj"
         and prep.dep_ == "prep"
+        and prep.lower_ == "in"
         and prep.head.i in s.owned[x] | s.owned[y]
-        and any(c.dep_ == "relcl" and is_where_clause(c) for c in tok.children)
+        and described
     )
 
 

@@ -249,6 +249,17 @@ def test_a_where_clause_after_a_place_within_a_place_says_where_the_head_is() ->
     assert ("Kemi", "in", "Lapland") in found
 
 
+def test_an_apposition_after_a_place_within_a_place_describes_the_head() -> None:
+    # "a harbour that ..." hangs on Orkney; the harbour is Stromness.
+    text = "The ferries berth at Stromness in Orkney, a harbour that Kirkwall Marine has run."
+    found = relations(text, ["Stromness", "Orkney", "Kirkwall Marine"])
+    assert ("Kirkwall Marine", "run", "Stromness") in found
+    # Without a clause of its own the apposition relates no third party.
+    found = relations("Kirkwall Marine ferries berth at Stromness in Orkney, a deep harbour.",
+                      ["Stromness", "Orkney", "Kirkwall Marine"])  # fmt: skip
+    assert ("Kirkwall Marine", "run", "Stromness") not in found
+
+
 def test_what_a_whose_clause_says_of_its_thing_relates_the_noun_it_describes() -> None:
     text = "Inspectors blamed Norvik Rail, the operator whose freight train blocked Kelso Junction."
     found = relations(text, ["Norvik Rail", "Kelso Junction"])
