@@ -47,7 +47,7 @@ from mining.entities import EntityResolver  # noqa: E402
 from mining.extraction import read_statements  # noqa: E402
 from mining.facts import _as_product  # noqa: E402
 from mining.nlp import Resolver  # noqa: E402
-from mining.passage_selection import context_before  # noqa: E402
+from mining.passage_selection import context_before, names_part, part_names  # noqa: E402
 from mining.question import question_entities  # noqa: E402
 from mining.relevance import RELEVANCE_FLOOR  # noqa: E402
 from mining.relevance_scoring import score_relevance  # noqa: E402
@@ -71,8 +71,11 @@ def all_passages(index: CorpusIndex) -> list[dict[str, Any]]:
     with sqlite3.connect(index.db_path) as conn:
         rows = conn.execute(sql).fetchall()
     hits = [_hit(row, 0.0).model_dump() | {"url": row[0]} for row in rows]
-    for h in hits:  # the context a search hit carries
+    for h in hits:  # the context and the document's names a search hit carries
         h["context"] = context_before(index.document_text(h["documentId"]) or "", h["start"])
+        first, end = names_part(h["start"])
+        part = index.document_slice(h["documentId"], first, end) or ""
+        h["names"] = part_names(part, first == 0)
     return hits
 
 

@@ -133,6 +133,34 @@ def placed_names(doc: Any, found: Sequence[Mention]) -> list[Mention]:
     return out
 
 
+def document_words(doc: Any, found: Sequence[Mention], names: Sequence[str]) -> list[Mention]:
+    """A lone proper noun no mention took that the rest of its document uses as a name of
+    one word ("the Aare", or "Beznau has no cooling tower" in a passage of an article
+    that names them elsewhere): the document says it is a name (`document_names` keeps
+    no word it also writes in lower case, nor one that only opens sentences), though this
+    passage says nothing of it. Typed as another mention of the same name in the text,
+    else as a concept (its kind is said where the document describes it)."""
+    words = {n for n in names if len(n.split()) == 1}
+    taken = [(m.start, m.end) for m in found]
+    kinds = {m.text: m for m in found if m.family != "concept"}
+    out: list[Mention] = []
+    for tok in doc:
+        if (
+            tok.text not in words
+            or tok.pos_ != "PROPN"
+            or tok.dep_ == "compound"
+            or any(s <= tok.idx < e for s, e in taken)
+        ):
+            continue
+        same = kinds.get(tok.text)
+        start, end = tok.idx, tok.idx + len(tok)
+        if same is not None:
+            out.append(replace(same, text=tok.text, start=start, end=end, origin="ner"))
+        else:
+            out.append(Mention(tok.text, tok.text, start, end, "concept", "Thing", None, "ner"))
+    return out
+
+
 def coordinated_names(
     doc: Any,
     untyped: Sequence[tuple[int, int, str]],

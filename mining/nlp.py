@@ -39,6 +39,7 @@ from mining.name_runs import (
     coordinated_names,
     cut_by_ner,
     designation_end,
+    document_words,
     joining_hyphen,
     owns_its_possessive,
     placed_names,
@@ -388,6 +389,7 @@ def mentions_in(
         taken.append((start, end))
     found += coordinated_names(doc, untyped, found, ORG_WORDS, PLACE_WORDS)
     found += placed_names(doc, found)
+    found += document_words(doc, found, document_names)
     found.sort(key=lambda m: m.start)
     context = _context_names(document_names, resolver)
     found = aliased(doc, short_forms(found, context))
