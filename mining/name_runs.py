@@ -215,6 +215,10 @@ def apposed_names(doc: Any) -> list[tuple[int, int, str]]:
     return spans
 
 
+# A number written with thousands separators counts something; a designation never is.
+QUANTITY = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+
+
 def designation_end(doc: Any, start: int, end: int) -> int:
     """Where a name ends with the number that designates it ("Executive Order 14028",
     "the RDK 8 unit"): a number right after the name, no comma between, that modifies
@@ -227,6 +231,8 @@ def designation_end(doc: Any, start: int, end: int) -> int:
         return end
     if number.idx != end + 1 or not any(ch.isdigit() for ch in number.text):
         return end
+    if QUANTITY.fullmatch(number.text):
+        return end  # "Senegal 1,350,000" in a table: a count, never a designation
     if number.head.i not in (span.root.i, span.root.head.i):
         return end
     return number.idx + len(number)

@@ -179,6 +179,7 @@ def document_names(text: str) -> list[str]:
     found: dict[str, None] = {}
     # A line its writer broke (a heading, a byline, a table row) ends any name on it.
     breaks = sorted(sentence_starts(body))
+    common: set[str] | None = None  # the document's words in small letters, when needed
     for match in _PROPER_RUN.finditer(body):
         if _after_capitalised_and(body, match.start()):
             continue  # "Drug Administration" of "Food and Drug Administration": a tail
@@ -186,7 +187,14 @@ def document_names(text: str) -> list[str]:
         start = after_heading(body, match.start(), match.end())
         k = bisect.bisect_right(breaks, start)
         end = min(match.end(), breaks[k]) if k < len(breaks) else match.end()
-        name = " ".join(after_dates(LEADING_FUNCTION_WORDS.sub("", body[start:end]).split()))
+        words = after_dates(LEADING_FUNCTION_WORDS.sub("", body[start:end]).split())
+        if len(words) > 1 and _opens_sentence(body, start):
+            # "- Only Senegal and Gambia have ...": a sentence's first word has its capital
+            # anyway; one the document also writes in small letters is no part of a name.
+            common = common if common is not None else {w for w in _LOWER_WORD.findall(body)}
+            if words[0].lower() in common:
+                words = words[1:]
+        name = " ".join(words)
         if len(name.split()) > 1:
             found.setdefault(name, None)
             if len(found) == MAX_DOCUMENT_NAMES:
@@ -198,6 +206,13 @@ def document_names(text: str) -> list[str]:
 _SPACE = re.compile(r"\s")
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’&-]+")
 _LOWER_WORD = re.compile(r"\b[a-z][\w'’&-]*")
+
+
+def _opens_sentence(body: str, at: int) -> bool:
+    """Whether the word at `at` is a sentence's or a list item's first: after the text's
+    start, a line break, a sentence's end or a bullet."""
+    before = body[max(0, at - 8) : at].rstrip(" \t")
+    return not before or before[-1] in "\n.!?:-*•"
 
 
 def _repeated_single_names(body: str, longer: list[str]) -> list[str]:

@@ -68,3 +68,22 @@ def test_a_one_word_name_of_the_document_is_a_mention_where_the_passage_says_not
     # Typed as the text types the same name elsewhere.
     typed = "Ships reach the Tarn in Norway. Ferries pump water from the Tarn."
     assert set(named(typed, ["Tarn"]).values()) == {"place"}
+
+
+def test_a_word_that_opens_a_sentence_and_is_written_small_elsewhere_starts_no_name() -> None:
+    article = (
+        "Ferries left Kirkwall. - Only Stromness Harbour and Hoy Pier stayed open. "
+        "The only pier left was small."
+    )
+    names = document_names(article)
+    assert "Stromness Harbour" in names
+    assert not any(n.startswith("Only") for n in names)
+
+
+def test_a_count_in_a_table_row_is_no_part_of_the_name_before_it() -> None:
+    from mining.nlp import Resolver, mentions_in
+    from mining.parsing import parse
+
+    rows = "Ferries per port:\nNorway 1,350,000 about 65%\nIceland 470,000 about 70%\n"
+    found = {m.name for m in mentions_in(parse(rows), [], Resolver([]))}
+    assert "Norway" in found and not any("1,350,000" in name for name in found)
