@@ -130,6 +130,8 @@ def _clause(
 ) -> OpenRelation | None:
     """Both mentions hang off the verb `top`, the object possibly in an inner clause."""
     role_x, role_y = _role(s, up_x[-1], top), _role(s, up_y[-1], top)
+    if role_x not in SUBJECT_DEPS and role_y not in SUBJECT_DEPS:
+        return _channel(s, x, y, up_x, up_y, top)
     if (role_x in SUBJECT_DEPS) == (role_y in SUBJECT_DEPS):
         return None
     subj, obj, up_s, up_o = (x, y, up_x, up_y) if role_x in SUBJECT_DEPS else (y, x, up_y, up_x)
@@ -175,6 +177,32 @@ def _clause(
     if is_passive(vt):
         words = ["be", vt.text.lower(), *words[1:]]
     return make_relation(subj, obj, words, lemma, slot, negated, hedged, is_passive(vt))
+
+
+# Prepositions naming the party an act goes through: "approved shipments to X through Y".
+CHANNEL_PREPS = frozenset({"through", "via"})
+
+
+def _channel(
+    s: ParsedSentence, x: int, y: int, up_x: list[int], up_y: list[int], top: int
+) -> OpenRelation | None:
+    """'Through NCEL, India approved shipments to Nepal': the party an act goes through
+    carries it to what the act's object reaches (NCEL, "approve through shipment to",
+    Nepal); the act's subject keeps its own relation to both."""
+    for via, other, up_v, up_o in ((x, y, up_x, up_y), (y, x, up_y, up_x)):
+        prep = s.doc[up_v[-1]]
+        if prep.dep_ != "prep" or prep.lower_ not in CHANNEL_PREPS or len(up_v) != 2:
+            continue
+        reached = s.doc[up_o[-1]]
+        if any(is_verb(s.doc[t]) for t in up_o[1:]) or not (
+            reached.dep_ == "dobj" or (reached.dep_ == "prep" and reached.lower_ == "to")
+        ):
+            return None  # only what the act itself reaches, not when or why it happened
+        vt = s.doc[top]
+        words = s.words([top, *reversed(up_o[1:])])
+        flags = (is_negated(vt), is_hedged(vt))
+        return make_relation(via, other, [words[0], prep.lower_, *words[1:]], "", "via", *flags)
+    return None
 
 
 def _object_controlled(s: ParsedSentence, verb: int) -> bool:

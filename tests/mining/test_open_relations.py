@@ -278,3 +278,15 @@ def test_an_owner_acts_through_the_thing_it_owns_but_not_through_an_event_it_own
     # A ban is an event of its own (read as one elsewhere), not its owner acting.
     ban = "Sylvania's export ban hit Kalvik Metals in March."
     assert relations(ban, ["Sylvania", "Kalvik Metals"]) == set()
+
+
+def test_the_party_an_act_goes_through_carries_it_to_what_the_act_reaches() -> None:
+    text = (
+        "Orkney Ferries sold tickets to Hoy Shipping through Kirkwall Marine after a request"
+        " from Stromness Tours."
+    )
+    parties = ["Orkney Ferries", "Hoy Shipping", "Kirkwall Marine", "Stromness Tours"]
+    found = relations(text, parties)
+    assert ("Kirkwall Marine", "sell through to", "Hoy Shipping") in found
+    # Not to what only says when or why the act happened.
+    assert not any(a == "Kirkwall Marine" and b == "Stromness Tours" for a, _, b in found)
