@@ -8,7 +8,7 @@ from mining.extraction import read_statements
 from mining.name_shapes import shaped_names
 from mining.nlp import Resolver, mentions_in
 from mining.parsing import parse
-from mining.references import bare_definite, continued_topic, referent
+from mining.references import bare_definite, continued_topic, main_subject, referent
 
 SRC = "file:///tmp/notes.md"
 
@@ -138,3 +138,29 @@ def test_it_of_be_or_after_a_name_in_its_own_sentence_is_not_the_subject_before(
     assert continued_topic(next(t for t in doc if t.lower_ == "it")) is None
     doc = parse("Veltrimab binds Tessin. Corsair Biologics said it would sell it.")
     assert continued_topic(next(t for t in doc if t.lower_ == "it")) is None
+
+
+def test_what_a_sentence_is_about_is_its_main_subject_or_a_cleft_s_focus() -> None:
+    def about(text: str) -> str | None:
+        found = main_subject(next(iter(parse(text).sents)))
+        return found.text if found is not None else None
+
+    assert about("Veltrimab binds the Tessin receptor.") == "Veltrimab"
+    assert about("That strain spread fast.") == "strain"  # a noun no clause names
+    assert about("That strain, which Halden Institute named KX-7, spread fast.") == "KX-7"
+    assert about("It was Kestrel Rail, not Orkney Ferries, that ordered the bogies.") == "Rail"
+    assert about("It binds the Tessin receptor.") is None  # a pronoun says nothing new
+    assert about("Stop the ferries.") is None  # no subject at all
+
+
+def test_only_an_it_that_is_its_own_sentence_s_main_subject_carries_the_topic_on() -> None:
+    def topic(text: str, nth_it: int = 0) -> str | None:
+        doc = parse(text)
+        it = [t for t in doc if t.lower_ == "it"][nth_it]
+        found = continued_topic(it)
+        return found.text if found is not None else None
+
+    assert topic("Veltrimab binds Tessin. It reaches the liver.") == "Veltrimab"
+    assert topic("Veltrimab binds Tessin. Reports said it would bind more.") is None
+    assert topic("Veltrimab binds Tessin. Regulators approved it.") is None
+    assert topic("It binds Tessin. Veltrimab is an antibody.") is None  # nothing before
