@@ -152,8 +152,15 @@ class ToolCallingChatOpenAI(ChatOpenAI):
         again = _reading(second, schemas)
         if again.problem is not None:
             MODEL_REPLIES.labels(reading="unusable").inc()
+            # Both replies were generated and paid for: the run counts them from here.
+            spent = add_usage(
+                getattr(first, "usage_metadata", None),
+                getattr(second.generations[0].message, "usage_metadata", None),
+            )
             raise ApplicationError(
                 f"the model's reply could not be used, twice: {again.problem}",
+                {"modelCalls": 2, "inputTokens": int(spent.get("input_tokens", 0)),
+                 "outputTokens": int(spent.get("output_tokens", 0))},  # fmt: skip
                 type=UNUSABLE_REPLY,
                 non_retryable=True,
             )

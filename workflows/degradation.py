@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from temporalio.exceptions import ActivityError, is_cancelled_exception
+from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
 from contracts.activity_names import (
     DKG_FIND_RELATED_ASSETS,
@@ -25,7 +25,7 @@ from contracts.activity_names import (
     SCORE_CANDIDATES,
     WEB_SEARCH,
 )
-from contracts.model_calls import DegradedStep
+from contracts.model_calls import UNUSABLE_REPLY, DegradedStep
 from contracts.run import Answer
 
 # The plugin's model-call activities (temporalio.deepagents._activity).
@@ -53,6 +53,21 @@ def model_failure(exc: BaseException) -> str | None:
     state = seen.retry_state
     retry = f" ({state.name.lower().replace('_', ' ')})" if state is not None else ""
     return f"its model call failed: {detail}{retry}"[:REASON_CHARS]
+
+
+def spent_on_failure(exc: BaseException) -> dict[str, int]:
+    """The model calls and tokens a failed call still spent: the two replies refused as
+    unusable (activities/chat_model.py says them in its error's details); else none."""
+    seen: BaseException | None = exc
+    while seen is not None and not isinstance(seen, ApplicationError):
+        seen = seen.__cause__
+    if seen is None or seen.type != UNUSABLE_REPLY or not seen.details:
+        return {}
+    details = seen.details[0]
+    if not isinstance(details, dict):
+        return {}
+    keys = ("modelCalls", "inputTokens", "outputTokens")
+    return {k: int(details.get(k, 0)) for k in keys if isinstance(details.get(k, 0), int)}
 
 
 def _called(messages: list[Any]) -> set[str]:

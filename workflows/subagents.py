@@ -36,13 +36,14 @@ from workflows.degradation import (
     job_done,
     missing_work,
     model_failure,
+    spent_on_failure,
     with_degraded_lines,
 )
 from workflows.model_limits import agent_options, on_queue
 from workflows.patches import DEGRADE_PATCH, patched
 from workflows.research_synthesis import merged
 from workflows.statement_refs import STATEMENTS_FILE, statement_views
-from workflows.usage import UsageCounter
+from workflows.usage import UsageCounter, count_spent
 from workflows.workspace import (
     file_texts,
     files_from_state,
@@ -227,6 +228,8 @@ class SubagentRunner:
             if end.failure is None:
                 raise
             end.error = exc
+            for usage in self._usages(role):  # replies refused as unusable were paid for
+                count_spent(usage, spent_on_failure(exc))
         finally:
             RUN_SCOPE.reset(scope)
         end.messages = list(state.get("messages", []))
@@ -256,6 +259,11 @@ class SubagentRunner:
                 BudgetGuard(self._request.budget, role, self._ws.usage, self._began, mine)
             )
         return callbacks
+
+    def _usages(self, role: str) -> list[Usage]:
+        """The run's usage and, for runs with budgets, `role`'s."""
+        mine = self._ws.usageBySubagent.get(role) if self._budgets else None
+        return [self._ws.usage, *([mine] if mine is not None else [])]
 
     def priced(self, role: str) -> None:
         """Cost estimates of the run and of `role` after its model calls."""

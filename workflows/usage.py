@@ -29,6 +29,13 @@ def count_model_call(usage: Usage, response: Any) -> None:
             usage.repliesRefused += int(read.get(REFUSED, 0))
 
 
+def count_spent(usage: Usage, spent: dict[str, int]) -> None:
+    """Adds what a failed model call still spent (`degradation.spent_on_failure`)."""
+    usage.modelCalls += spent.get("modelCalls", 0)
+    usage.inputTokens += spent.get("inputTokens", 0)
+    usage.outputTokens += spent.get("outputTokens", 0)
+
+
 class UsageCounter(AsyncCallbackHandler):
     """A LangChain callback: it only counts, so it is safe inside the workflow.
 

@@ -26,6 +26,7 @@ from kminer.config import Settings
 from kminer.worker import HEARTBEAT_THROTTLE
 from tests.support.fake_openai import FAKE_API_KEY, FIXTURES, SMALL_MODEL, fenced, text
 from tests.support.replay import replay_server
+from workflows.degradation import spent_on_failure
 
 SEARCH = {
     "type": "function",
@@ -114,6 +115,11 @@ async def test_a_second_unusable_reply_fails_the_call_without_retry(serve: Any) 
     with pytest.raises(ApplicationError) as raised:
         await serve(Replies((bad, "stop"), (bad, "stop"))).ainvoke([HumanMessage("Go.")])
     assert raised.value.type == UNUSABLE_REPLY and raised.value.non_retryable
+    # What the two replies spent travels with the error, for the run to count.
+    assert raised.value.details == ({"modelCalls": 2, "inputTokens": 2 * 4517,
+                                     "outputTokens": 2 * 41},)  # fmt: skip
+    assert spent_on_failure(raised.value) == raised.value.details[0]
+    assert spent_on_failure(ApplicationError("other", {"modelCalls": 9}, type="Other")) == {}
 
 
 @activity.defn(name="one_slow_model_call")
