@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from mining.aliases import NAMING_VERBS
+from mining.parse_paths import first_conjunct
 from mining.reparse import rebuilt, row_of
 
 # How a naming participle hangs on the noun it names ("known as", "called").
@@ -52,11 +53,7 @@ def _naming_verb(name: Any) -> Any | None:
 def _named_noun(verb: Any) -> Any | None:
     """The common noun whose participle `verb` is (through the participles it is
     coordinated with: "a drug developed in Basel and called Y")."""
-    clause = verb
-    for _ in range(len(verb.sent)):
-        if clause.dep_ != "conj" or clause.head.i == clause.i:
-            break
-        clause = clause.head
+    clause = first_conjunct(verb)
     if clause.dep_ not in NAMING_CLAUSE_DEPS:
         return None
     noun = clause.head

@@ -137,15 +137,23 @@ def is_negated(tok: Any) -> bool:
     return any(c.dep_ == "neg" or c.lower_ in NEGATORS for c in tok.children)
 
 
+def first_conjunct(tok: Any) -> Any:
+    """The first of the coordination `tok` is in ("called" in "developed in Basel and
+    called Y": "developed"), `tok` itself when it is in none. By index: spaCy makes a new
+    Token on every `.head`."""
+    first = tok
+    for _ in range(len(tok.sent)):
+        if first.dep_ != "conj" or first.head.i == first.i:
+            break
+        first = first.head
+    return first
+
+
 def _reported_future(verb: Any) -> bool:
     """'X said it would phase out Y': the "would" of a clause a past verb of saying
     reports is the speaker's "will", a commitment stated, not a guess; unless a condition
     hangs on it ("would close if ...")."""
-    clause = verb
-    for _ in range(len(verb.sent)):
-        if clause.dep_ != "conj" or clause.head.i == clause.i:
-            break
-        clause = clause.head
+    clause = first_conjunct(verb)
     head = clause.head
     conditional = any(
         c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in CONDITIONS for m in c.children)
