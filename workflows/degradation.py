@@ -15,7 +15,7 @@ the subagent's answer: behind `DEGRADE_PATCH` they replay so.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
@@ -37,13 +37,20 @@ JOB_TOOLS: dict[str, tuple[str, ...]] = {
     "validation": (SCORE_CANDIDATES,),
 }
 REASON_CHARS = 300
+E = TypeVar("E", bound=BaseException)
+
+
+def _cause(exc: BaseException, kind: type[E]) -> E | None:
+    """`exc` or the first of its causes that is a `kind`."""
+    seen: BaseException | None = exc
+    while seen is not None and not isinstance(seen, kind):
+        seen = seen.__cause__
+    return seen
 
 
 def model_failure(exc: BaseException) -> str | None:
     """Why a model call failed for good, when `exc` is that (not a cancel, not a tool's)."""
-    seen: BaseException | None = exc
-    while seen is not None and not isinstance(seen, ActivityError):
-        seen = seen.__cause__
+    seen = _cause(exc, ActivityError)
     if seen is None or seen.activity_type not in MODEL_ACTIVITIES:
         return None
     if is_cancelled_exception(seen):
@@ -58,9 +65,7 @@ def model_failure(exc: BaseException) -> str | None:
 def spent_on_failure(exc: BaseException) -> dict[str, int]:
     """The model calls and tokens a failed call still spent: the two replies refused as
     unusable (activities/chat_model.py says them in its error's details); else none."""
-    seen: BaseException | None = exc
-    while seen is not None and not isinstance(seen, ApplicationError):
-        seen = seen.__cause__
+    seen = _cause(exc, ApplicationError)
     if seen is None or seen.type != UNUSABLE_REPLY or not seen.details:
         return {}
     details = seen.details[0]
