@@ -179,7 +179,8 @@ def document_names(text: str) -> list[str]:
     found: dict[str, None] = {}
     # A line its writer broke (a heading, a byline, a table row) ends any name on it.
     breaks = sorted(sentence_starts(body))
-    common: set[str] | None = None  # the document's words in small letters, when needed
+    # The document's words in small letters: what a common word is written as somewhere.
+    small = set(_LOWER_WORD.findall(body))
     for match in _PROPER_RUN.finditer(body):
         if _after_capitalised_and(body, match.start()):
             continue  # "Drug Administration" of "Food and Drug Administration": a tail
@@ -191,8 +192,7 @@ def document_names(text: str) -> list[str]:
         if len(words) > 1 and _opens_sentence(body, start):
             # "- Only Senegal and Gambia have ...": a sentence's first word has its capital
             # anyway; one the document also writes in small letters is no part of a name.
-            common = common if common is not None else {w for w in _LOWER_WORD.findall(body)}
-            if words[0].lower() in common:
+            if words[0].lower() in small:
                 words = words[1:]
         name = " ".join(words)
         if len(name.split()) > 1:
@@ -200,7 +200,8 @@ def document_names(text: str) -> list[str]:
             if len(found) == MAX_DOCUMENT_NAMES:
                 break  # in order of first use: later ones would be cut off anyway
     names = list(found)
-    return names + _repeated_single_names(body, names)[: MAX_DOCUMENT_NAMES - len(names)]
+    singles = _repeated_single_names(body, names, small)
+    return names + singles[: MAX_DOCUMENT_NAMES - len(names)]
 
 
 _SPACE = re.compile(r"\s")
@@ -215,11 +216,12 @@ def _opens_sentence(body: str, at: int) -> bool:
     return not before or before[-1] in "\n.!?:-*•"
 
 
-def _repeated_single_names(body: str, longer: list[str]) -> list[str]:
+def _repeated_single_names(body: str, longer: list[str], small: set[str]) -> list[str]:
     """One-word names ("Rijkswaterstaat", "Axpo") a document uses at least twice, once
     inside a sentence (a sentence's first word has its capital anyway), never in small
     letters, and that no longer name of it contains: what the whole document is about,
-    for anchoring a passage that does not say it again."""
+    for anchoring a passage that does not say it again. `small`: the document's words
+    written in small letters."""
     counts: dict[str, int] = {}
     within: set[str] = set()
     for match in _CAPITALISED.finditer(body):
@@ -233,7 +235,7 @@ def _repeated_single_names(body: str, longer: list[str]) -> list[str]:
         if at >= 0 and body[at] not in ".!?\"'”’:":
             within.add(word)  # not a sentence's (or a quotation's) first word
     # A common word is written in small letters somewhere; a name never is.
-    common = {w.lower() for w in _LOWER_WORD.findall(body)} | CALENDAR_WORDS
+    common = {w.lower() for w in small} | CALENDAR_WORDS
     inside = {w for name in longer for w in name.split()}
     return [
         w for w, n in counts.items()
