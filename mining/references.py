@@ -86,7 +86,8 @@ def main_subject(sent: Any) -> Any | None:
     )
     if subject is None or subject.pos_ == "PRON":
         return None
-    return clause_name(subject) if subject.pos_ == "NOUN" and clause_name(subject) else subject
+    named = clause_name(subject) if subject.pos_ == "NOUN" else None
+    return named if named is not None else subject
 
 
 def continued_topic(tok: Any) -> Any | None:

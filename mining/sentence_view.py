@@ -246,14 +246,14 @@ class SentenceView:
         return phrase_mention(self.doc[first : last + 1], "event", "Event")
 
     def kind_referent(self, tok: Any) -> Mention | None:
-        """ "the study" / "the trial": the last entity of that kind named before it."""
+        """"the study" / "the trial": the last entity of that kind named before it."""
         families = REFERENT_FAMILIES.get(tok.lemma_.lower())
         if families is None or not _is_bare_definite(tok):
             return None
         return self._last_before(tok.idx, lambda m: m.family in families)
 
     def government_of(self, tok: Any) -> Mention | None:
-        """ "the government" / "the authorities": the last country named before it."""
+        """"the government" / "the authorities": the last country named before it."""
         if tok.lemma_.lower() not in GOVERNMENT_REFS or not _is_bare_definite(tok):
             return None
         return self._last_before(tok.idx, lambda m: m.type == "Country")
@@ -324,10 +324,8 @@ class SentenceView:
             return []
         if lemma in PLACE_WORDS:
             return []
-        if (
-            len(ordered) == 1
-            and head.tag_ == "NN"
-            and any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in head.children)
+        if len(ordered) == 1 and head.tag_ == "NN" and any(
+            c.dep_ == "det" and c.lower_ in ("a", "an") for c in head.children
         ):
             return []  # "made an offer": one thing done, not goods or a kind of thing
         return [phrase_mention(self.doc[ordered[0] : ordered[-1] + 1], "concept", "DefinedTerm")]
