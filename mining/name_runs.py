@@ -105,6 +105,18 @@ def apposed_kind(
     return None
 
 
+def _lone_name(tok: Any) -> bool:
+    """A capitalised proper noun of one word, not a sentence's first (whose capital says
+    nothing) and no part of a longer name (which the runs read)."""
+    return (
+        tok.pos_ == "PROPN"
+        and tok.text[:1].isupper()
+        and not tok.is_sent_start
+        and tok.dep_ != "compound"
+        and not any(c.dep_ == "compound" for c in tok.children)
+    )
+
+
 def placed_names(doc: Any, found: Sequence[Mention]) -> list[Mention]:
     """'Weiz in Austria': a lone proper noun no mention took, which the text locates in a
     place it named, as a place too. A company there would be one the NER or the DKG
@@ -114,14 +126,7 @@ def placed_names(doc: Any, found: Sequence[Mention]) -> list[Mention]:
     places = [(m.start, m.end) for m in found if m.family == "place"]
     out: list[Mention] = []
     for tok in doc:
-        if (
-            tok.pos_ != "PROPN"
-            or tok.is_sent_start
-            or not tok.text[:1].isupper()
-            or tok.dep_ == "compound"
-            or any(c.dep_ == "compound" for c in tok.children)
-            or any(s <= tok.idx < e for s, e in taken)
-        ):
+        if not _lone_name(tok) or any(s <= tok.idx < e for s, e in taken):
             continue
         located = [
             p for prep in tok.children if prep.dep_ == "prep" and prep.lower_ == "in"
@@ -202,10 +207,8 @@ def apposed_names(doc: Any) -> list[tuple[int, int, str]]:
     whose capital says nothing."""
     spans: list[tuple[int, int, str]] = []
     for tok in doc:
-        if tok.pos_ != "PROPN" or not tok.text[:1].isupper() or tok.is_sent_start:
+        if not _lone_name(tok):
             continue
-        if any(c.dep_ == "compound" for c in tok.children) or tok.dep_ == "compound":
-            continue  # part of a longer name, which the runs read
         described = any(
             c.dep_ == "appos" and c.pos_ == "NOUN" and any(d.dep_ == "det" for d in c.children)
             for c in tok.children
