@@ -85,9 +85,12 @@ def deepagents_plugin(settings: Settings, engine: Any = None, model_provider: An
 
 
 def warm_up(services: Services) -> None:
-    """Load what the first run would otherwise wait for: the DKG's label index and a
-    SPARQL evaluator process, the parser and the offline embedding model (about 1 to 2 s
-    here, once per process)."""
+    """Load what the first run would otherwise wait for: deepagents' version scan, the
+    DKG's label index and a SPARQL evaluator process, the parser and the offline
+    embedding model (about 1 to 2 s here, once per process)."""
+    from workflows.agent_graphs import warm_graph_builds
+
+    warm_graph_builds()
     if services.dkg is None:
         return
     from mining.parsing import parse

@@ -21,6 +21,7 @@ a run replays the same whether its worker built the graph for it or found it bui
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -173,18 +174,36 @@ def build_agent(
 
 
 _GRAPHS: dict[Hashable, Any] = {}
+# One build at a time: runs started in a burst all miss the same key at once, and fifty
+# threads compiling the same graph on two cores kept one activation past Temporal's 2 s
+# deadlock limit (TMPRL1101). The others wait one build's time and take its graph.
+_BUILDING = threading.Lock()
 
 
 def shared_graph(key: Hashable, build: Callable[[], Any]) -> Any:
     """The graph for `key`, built by `build` the first time a run of this process asks.
 
-    Workflow tasks run on a thread pool, so two runs may build the same key at once; both
-    graphs are equivalent and the first stored serves everyone after.
+    Workflow tasks run on a thread pool, so two runs may ask for the same key at once:
+    the first builds it under `_BUILDING` and every later one finds it built.
     """
     graph = _GRAPHS.get(key)
-    if graph is None:
-        graph = build()
-        if len(_GRAPHS) >= MAX_GRAPHS:
-            _GRAPHS.clear()  # atomic, unlike evicting one while another thread inserts
-        graph = _GRAPHS.setdefault(key, graph)
+    if graph is not None:
+        return graph
+    with _BUILDING:
+        graph = _GRAPHS.get(key)
+        if graph is None:
+            graph = build()
+            if len(_GRAPHS) >= MAX_GRAPHS:
+                _GRAPHS.clear()
+            _GRAPHS[key] = graph
     return graph
+
+
+def warm_graph_builds() -> None:
+    """Pay at worker start what the first graph build would pay inside a workflow
+    activation: deepagents stamps every graph with its version, and finding whether it
+    is an editable install scans every installed distribution's metadata on disk (0.2 s
+    idle, over 2 s under a burst of starts). The answer is cached for the process."""
+    from deepagents._version import _lc_version
+
+    _lc_version()
