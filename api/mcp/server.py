@@ -26,6 +26,7 @@ from temporalio.client import Client
 from api.auth import ISSUER, ROLES, Principal, TokenIssuer
 from api.mcp.resource_metadata import ResourceServer, challenge, publish_metadata
 from api.mcp.tools import Admit, ClientSource, McpDecision, MinerTools, Report, mining_request
+from contracts.model_calls import ModelLimits
 
 SERVER_NAME = "knowledge-miner"
 MCP_PATH = "/mcp"
@@ -85,8 +86,12 @@ def build_server(
             Literal["required", "auto"],
             Field(description="'auto' publishes what validation accepts; 'required' waits"),
         ] = "auto",
+        modelLimits: Annotated[
+            ModelLimits | None,
+            Field(description="this run's model-call limits over the worker's (a slow model)"),
+        ] = None,
     ) -> dict[str, Any]:
-        request = mining_request(query, list(domainTags), maxIterations, review)
+        request = mining_request(query, list(domainTags), maxIterations, review, modelLimits)
         return await tools.mine(who_calls(ctx), request, _reporter(ctx))
 
     @server.tool(name="knowledge-miner-decide", description=DECIDE_DESCRIPTION)

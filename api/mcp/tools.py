@@ -27,6 +27,7 @@ from temporalio.service import RPCError, RPCStatusCode
 from activities import metrics
 from api.auth import Principal
 from api.deps import RUN_RPC_TIMEOUT
+from contracts.model_calls import ModelLimits
 from contracts.run import (
     PRINCIPAL_MEMO,
     QUERY_MEMO,
@@ -65,12 +66,19 @@ class McpDecision(BaseModel):
     reason: str | None = None
 
 
-def mining_request(query: str, tags: list[str], max_iterations: int, review: str) -> MiningRequest:
+def mining_request(
+    query: str,
+    tags: list[str],
+    max_iterations: int,
+    review: str,
+    model_limits: ModelLimits | None = None,
+) -> MiningRequest:
     """The request as MiningRequest validates it, its own rule as the tool error."""
     try:
         return MiningRequest(
-            query=query, domainTags=tags, maxIterations=max_iterations, review=review
-        )
+            query=query, domainTags=tags, maxIterations=max_iterations, review=review,
+            modelLimits=model_limits,
+        )  # fmt: skip
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or 'request'}: "

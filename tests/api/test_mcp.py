@@ -118,6 +118,13 @@ async def test_stdio_lists_the_tools_and_mines_with_progress(
                 "knowledge-miner", {"query": QUESTION, "maxIterations": 11}
             )
             assert too_many.is_error and "maxIterations" in payload(too_many)
+            # A slow local model's limits ride on the request, checked as the API checks them.
+            assert "modelLimits" in props
+            slow = await session.call_tool(
+                "knowledge-miner",
+                {"query": QUESTION, "modelLimits": {"callSeconds": 30, "heartbeatSeconds": 60}},
+            )
+            assert slow.is_error and "heartbeatSeconds (60) must be less than" in payload(slow)
         # With the data dir's stack running it uses that one, and starts none of its own.
         said = errlog.read_text()
         assert "using the kminer stack of" in said and "embedded" not in said
