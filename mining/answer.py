@@ -2,7 +2,10 @@
 reviewer, hedged by their support (pure; the activity is activities/answer.py).
 
 Each sentence states accepted claims that share a subject and relation ("Ganfeng Lithium
-supplies Tesla and LG Energy Solution") and cites its candidates and their sources.
+supplies Tesla and LG Energy Solution") and cites its candidates and their sources. A
+relation in its source's own words is stored as lemmas ("EnBW reduce output of unit in
+Karlsruhe"), which reads badly as a sentence: the answer quotes the source sentence it
+was read from instead, once for every claim read from that sentence.
 Facts the DKG already states (found again, so not proposed for publishing) are reported
 in one closing sentence citing the existing assets. With nothing accepted the answer says
 so plainly, and says why: nothing relevant was found, or what was found did not pass
@@ -16,7 +19,7 @@ from typing import Any
 from contracts.run import AUTO_REVIEW_PROPOSED, Answer, AnswerSentence
 from contracts.tools import AnswerArgs
 from mining.names import type_family
-from mining.predicates import spec_for
+from mining.predicates import is_typed, spec_for
 from mining.question import asked_families
 from mining.reliability import host_of
 
@@ -24,6 +27,8 @@ MAX_SENTENCES = 12
 # Facts the DKG already states are mentioned only when clearly on topic.
 KNOWN_FACT_MIN_RELEVANCE = 0.6
 MAX_SOURCES_CITED = 3
+# A quoted source sentence longer than this is cut at a word (a table row run together).
+MAX_QUOTE_CHARS = 300
 
 
 def _short(source: str) -> str:
@@ -74,30 +79,53 @@ def _reported(c: dict[str, Any]) -> bool:
     return c.get("status") != "rejected" or c.get("reviewNote") == AUTO_REVIEW_PROPOSED
 
 
-def _hedge(support: str) -> str:
-    """'One source reports that', '2 independent sources report that', ..."""
+def _hedge(support: str, quoting: bool = False) -> str:
+    """'One source reports that', '2 independent sources report that', ...; with a
+    colon instead of 'that' before a quote."""
+    joint = ":" if quoting else " that"
     if support.startswith("stated by"):
-        return "A DKG asset states that"
+        return f"A DKG asset states{joint}"
     if support and support[0].isdigit():
-        return f"{support[0].upper()}{support[1:]} report that"
-    return "One source reports that"
+        return f"{support[0].upper()}{support[1:]} report{joint}"
+    return f"One source reports{joint}"
+
+
+def _quote(asset: dict[str, Any]) -> str:
+    """The source sentence a claim was read from, on one line, cut at a word if long."""
+    provenance = asset.get("provenance")
+    evidence = provenance.get("evidence") if isinstance(provenance, dict) else None
+    first = evidence[0] if isinstance(evidence, list) and evidence else {}
+    said = asset.get("text") or (first.get("snippet") if isinstance(first, dict) else "")
+    text = " ".join(str(said or "").split())
+    if len(text) > MAX_QUOTE_CHARS:
+        text = text[:MAX_QUOTE_CHARS].rsplit(" ", 1)[0] + " …"
+    return text
 
 
 def _sentences(claims: list[dict[str, Any]], hedged: bool) -> list[AnswerSentence]:
-    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    # Typed claims of one subject and relation share a sentence ("X supplies A and B");
+    # claims in their source's own words share the quote of the sentence they came from.
+    groups: dict[tuple[str, str, str, str], list[dict[str, Any]]] = {}
     for c in claims:
         parts = _claim_parts(c["asset"])
-        if parts is not None:
-            support = str(_signals(c).get("support") or "") if hedged else ""
-            groups.setdefault((parts[0], parts[1], support), []).append(c)
+        if parts is None:
+            continue
+        support = str(_signals(c).get("support") or "") if hedged else ""
+        quote = "" if is_typed(parts[1]) else _quote(c["asset"])
+        key = ("", "", quote, support) if quote else (parts[0], parts[1], "", support)
+        groups.setdefault(key, []).append(c)
     out: list[AnswerSentence] = []
-    for (subject, predicate, support), members in groups.items():
-        objects = list(dict.fromkeys(p[2] for c in members if (p := _claim_parts(c["asset"]))))
+    for (subject, predicate, quote, support), members in groups.items():
         sources = _sources([c["asset"] for c in members])
         ids = [c["candidateId"] for c in members]
         cited = ", ".join(_short(s) for s in sources[:MAX_SOURCES_CITED])
-        fact = f"{subject} {spec_for(predicate).label} {_join(objects)}"
-        text = f"{_hedge(support)} {fact}" if hedged else fact
+        if quote:
+            lead = _hedge(support, quoting=True) if hedged else "A source states:"
+            text = f'{lead} "{quote}"'
+        else:
+            objects = list(dict.fromkeys(p[2] for c in members if (p := _claim_parts(c["asset"]))))
+            fact = f"{subject} {spec_for(predicate).label} {_join(objects)}"
+            text = f"{_hedge(support)} {fact}" if hedged else fact
         out.append(AnswerSentence(text=f"{text} [{', '.join(ids)}; {cited}].",
                                   candidateIds=ids, sources=sources, hedged=hedged))  # fmt: skip
     return out

@@ -43,3 +43,53 @@ def test_a_which_companies_question_is_answered_by_companies_first() -> None:
         AnswerArgs(query="How did fuel curbs spread?", candidates=both, sourcesSearched=4)
     )
     assert [s.candidateIds for s in plain.sentences] == [["c1"], ["c2"]]
+
+
+def own_words(cid: str, subject: str, relation: str, obj: str, said: str) -> dict:
+    """A proposed claim in its source's own words, as enrichment writes it."""
+    prop = "dkg:" + "".join(w.capitalize() if i else w for i, w in enumerate(relation.split()))
+    asset = {
+        "name": f"{subject} {relation} {obj}",
+        "text": said,
+        "about": {"@type": "Organization", "name": subject,
+                  prop: {"@type": "Place", "name": obj}},
+        "additionalProperty": {"name": "predicate", "value": relation, "propertyID": prop},
+        "provenance": {"sources": ["https://ferries.example.org/a"],
+                       "evidence": [{"source": "https://ferries.example.org/a", "snippet": said}]},
+        "trustSignals": {"confidence": 0.5, "relevance": 0.7, "proposed": True,
+                         "support": "one source"},
+    }  # fmt: skip
+    return {"candidateId": cid, "kind": "claim", "asset": asset, "accepted": False,
+            "status": "pending"}  # fmt: skip
+
+
+def test_claims_in_their_sources_words_are_answered_by_quoting_that_source_once() -> None:
+    said = "Saltmarsh Carrier cut\nsailings to Orkney and moved its ferry to Stromness."
+    cut = own_words("c1", "Saltmarsh Carrier", "cut sailing to", "Orkney", said)
+    moved = own_words("c2", "Saltmarsh Carrier", "move ferry to", "Stromness", said)
+    typed = claim("c3", ("Norway", "Country"), ("salmon feed", "Product"), 0.6)
+    answer = compose_answer(
+        AnswerArgs(query="Which ferry routes were cut?", candidates=[cut, moved, typed],
+                   sourcesSearched=3)
+    )  # fmt: skip
+    first, second = answer.sentences
+    assert first.text == (
+        'One source reports: "Saltmarsh Carrier cut sailings to Orkney and moved its ferry to '
+        'Stromness." [c1, c2; ferries.example.org].'
+    )
+    assert first.candidateIds == ["c1", "c2"] and first.hedged
+    assert "cut sailing to" not in answer.text  # the lemmas are the graph's, not the reader's
+    assert second.text.startswith("One source reports that Norway restricts exports of salmon")
+
+
+def test_a_quoted_sentence_past_its_length_is_cut_at_a_word() -> None:
+    said = "Saltmarsh Carrier " + "chartered one more vessel for the winter timetable " * 10
+    [sentence] = compose_answer(
+        AnswerArgs(query="Which ferries were chartered?",
+                   candidates=[own_words("c1", "Saltmarsh Carrier", "charter", "Orkney", said)],
+                   sourcesSearched=1)
+    ).sentences  # fmt: skip
+    quoted = sentence.text.split('"')[1]
+    assert quoted.endswith(" …") and len(quoted) <= 302
+    kept = quoted.removesuffix(" …")
+    assert said.startswith(kept) and said[len(kept)] == " "  # cut between two words
