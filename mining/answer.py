@@ -118,7 +118,8 @@ def _sentences(claims: list[dict[str, Any]], hedged: bool) -> list[AnswerSentenc
     for (subject, predicate, quote, support), members in groups.items():
         sources = _sources([c["asset"] for c in members])
         ids = [c["candidateId"] for c in members]
-        cited = ", ".join(_short(s) for s in sources[:MAX_SOURCES_CITED])
+        # Two pages of one site are cited as that site once.
+        cited = ", ".join(list(dict.fromkeys(_short(s) for s in sources))[:MAX_SOURCES_CITED])
         if quote:
             lead = _hedge(support, quoting=True) if hedged else "A source states:"
             text = f'{lead} "{quote}"'

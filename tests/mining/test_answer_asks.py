@@ -93,3 +93,16 @@ def test_a_quoted_sentence_past_its_length_is_cut_at_a_word() -> None:
     assert quoted.endswith(" …") and len(quoted) <= 302
     kept = quoted.removesuffix(" …")
     assert said.startswith(kept) and said[len(kept)] == " "  # cut between two words
+
+
+def test_two_pages_of_one_site_are_cited_as_that_site_once() -> None:
+    first = claim("c1", ("Norway", "Country"), ("salmon feed", "Product"), 0.7)
+    second = claim("c2", ("Norway", "Country"), ("fish oil", "Product"), 0.6)
+    second["asset"]["provenance"]["sources"] = ["https://c1.example.org/b"]
+    [sentence] = compose_answer(
+        AnswerArgs(
+            query="What does Norway restrict?", candidates=[first, second], sourcesSearched=2
+        )
+    ).sentences
+    assert sentence.text.endswith("[c1, c2; c1.example.org].")
+    assert sentence.sources == ["https://c1.example.org/a", "https://c1.example.org/b"]
