@@ -159,8 +159,14 @@ def compose_answer(args: AnswerArgs) -> Answer:
     ]  # fmt: skip
     reported = [c for c in claims if not c.get("accepted") and _reported(c)]
     asked = asked_families(args.query)
-    sentences = _sentences(_most_relevant_first(usable, asked), hedged=False)
-    sentences += _sentences(_most_relevant_first(reported, asked), hedged=True)
+    # What the question asks for comes first, accepted before reported: "Which suppliers
+    # ...?" is answered by the suppliers a reviewer still has to confirm before a
+    # country's accepted restriction. With no kind asked, accepted claims lead.
+    sentences: list[AnswerSentence] = []
+    for naming in (True, False):
+        for group, hedged in ((usable, False), (reported, True)):
+            picked = [c for c in group if _names_asked(c["asset"], asked) == naming]
+            sentences += _sentences(_most_relevant_first(picked, asked), hedged=hedged)
     sentences = sentences[:MAX_SENTENCES]
     known = [
         c for c in args.candidates

@@ -106,3 +106,17 @@ def test_two_pages_of_one_site_are_cited_as_that_site_once() -> None:
     ).sentences
     assert sentence.text.endswith("[c1, c2; c1.example.org].")
     assert sentence.sources == ["https://c1.example.org/a", "https://c1.example.org/b"]
+
+
+def test_the_companies_asked_for_lead_even_when_only_a_countrys_claim_was_accepted() -> None:
+    country = claim("c1", ("Norway", "Country"), ("salmon feed", "Product"), 0.9)
+    country |= {"accepted": True, "status": "accepted"}
+    company = claim("c2", ("Saltmarsh Carrier", "Organization"), ("Orkney", "Place"), 0.5)
+    answer = compose_answer(
+        AnswerArgs(query="Which ferry operators face curbs?", candidates=[country, company],
+                   sourcesSearched=4)
+    )  # fmt: skip
+    assert [(s.candidateIds, s.hedged) for s in answer.sentences] == [
+        (["c2"], True),
+        (["c1"], False),
+    ]
