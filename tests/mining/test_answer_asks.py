@@ -120,3 +120,83 @@ def test_the_companies_asked_for_lead_even_when_only_a_countrys_claim_was_accept
         (["c2"], True),
         (["c1"], False),
     ]
+
+
+def test_a_quote_falls_back_to_the_first_evidence_snippet_and_without_one_to_the_relation() -> None:
+    said = "Saltmarsh Carrier leased two\nfreight ferries from Nordline."
+    snippet_only = own_words("c1", "Saltmarsh Carrier", "lease ferry from", "Nordline", said)
+    del snippet_only["asset"]["text"]
+    bare = own_words("c2", "Kirkwall Pilots", "moor at", "Hatston", "")
+    del bare["asset"]["text"]
+    first, second = compose_answer(
+        AnswerArgs(query="Who leases ferries?", candidates=[snippet_only, bare], sourcesSearched=1)
+    ).sentences
+    assert first.text.startswith(
+        'One source reports: "Saltmarsh Carrier leased two freight ferries from Nordline."'
+    )
+    # Nothing to quote: the relation as stored still answers, rather than an empty quote.
+    assert second.text.startswith("One source reports that Kirkwall Pilots")
+
+
+def test_a_typed_claim_is_stated_in_its_vocabulary_even_when_its_sentence_is_at_hand() -> None:
+    typed = claim("c1", ("Norway", "Country"), ("salmon feed", "Product"), 0.6)
+    typed["asset"]["text"] = "Oslo halted salmon feed shipments abroad in May."
+    [sentence] = compose_answer(
+        AnswerArgs(query="What does Norway restrict?", candidates=[typed], sourcesSearched=1)
+    ).sentences
+    assert sentence.text.startswith("One source reports that Norway restricts exports of salmon")
+
+
+def test_accepted_claims_are_quoted_without_hedging_and_a_dkg_assets_words_say_so() -> None:
+    said = "Saltmarsh Carrier moved its ferry to Stromness."
+    accepted = own_words("c1", "Saltmarsh Carrier", "move ferry to", "Stromness", said)
+    accepted |= {"accepted": True, "status": "accepted"}
+    stated = own_words("c2", "Nordline", "charter from", "Orkney", "Nordline charters from Orkney.")
+    stated["asset"]["trustSignals"]["support"] = "stated by a DKG asset"
+    first, second = compose_answer(
+        AnswerArgs(
+            query="Where did ferries move?", candidates=[accepted, stated], sourcesSearched=2
+        )
+    ).sentences
+    assert first.text.startswith(f'A source states: "{said}" [c1;') and not first.hedged
+    assert second.text.startswith('A DKG asset states: "Nordline charters from Orkney."')
+
+
+def test_a_quote_of_exactly_the_limit_is_kept_whole_and_a_longer_one_loses_only_its_last_word() -> (
+    None
+):
+    from mining.answer import MAX_QUOTE_CHARS
+
+    whole = ("Saltmarsh Carrier " + "x" * MAX_QUOTE_CHARS)[:MAX_QUOTE_CHARS]
+    [kept] = compose_answer(
+        AnswerArgs(
+            query="q?", candidates=[own_words("c1", "S", "r", "O", whole)], sourcesSearched=1
+        )
+    ).sentences
+    assert f'"{whole}"' in kept.text
+    words = "Saltmarsh Carrier " + "chartered one more vessel for the winter timetable " * 10
+    [cut] = compose_answer(
+        AnswerArgs(
+            query="q?", candidates=[own_words("c1", "S", "r", "O", words)], sourcesSearched=1
+        )
+    ).sentences
+    quoted = cut.text.split('"')[1].removesuffix(" …")
+    following = words[len(quoted) + 1 :].split(" ", 1)[0]
+    assert len(quoted) + 1 + len(following) > MAX_QUOTE_CHARS  # the next word would not fit
+
+
+def test_accepted_claims_of_one_subject_and_relation_share_a_sentence_whatever_their_support() -> (
+    None
+):
+    one = claim("c1", ("Norway", "Country"), ("salmon feed", "Product"), 0.7)
+    two = claim("c2", ("Norway", "Country"), ("fish oil", "Product"), 0.6)
+    two["asset"]["trustSignals"]["support"] = "2 independent sources"
+    for c in (one, two):
+        c |= {"accepted": True, "status": "accepted"}
+    malformed = {"candidateId": "c0", "kind": "claim", "accepted": True, "status": "accepted",
+                 "asset": {"name": "no parts", "trustSignals": {}}}  # fmt: skip
+    [sentence] = compose_answer(
+        AnswerArgs(query="What does Norway restrict?", candidates=[malformed, one, two],
+                   sourcesSearched=2)
+    ).sentences  # fmt: skip
+    assert sentence.text.startswith("Norway restricts exports of salmon feed and fish oil [c1, c2;")
