@@ -193,10 +193,28 @@ def test_accepted_claims_of_one_subject_and_relation_share_a_sentence_whatever_t
     two["asset"]["trustSignals"]["support"] = "2 independent sources"
     for c in (one, two):
         c |= {"accepted": True, "status": "accepted"}
+    # A claim with no relation to state (however relevant) is passed over, not the end.
     malformed = {"candidateId": "c0", "kind": "claim", "accepted": True, "status": "accepted",
-                 "asset": {"name": "no parts", "trustSignals": {}}}  # fmt: skip
+                 "asset": {"name": "no parts", "trustSignals": {"relevance": 1.0}}}  # fmt: skip
     [sentence] = compose_answer(
         AnswerArgs(query="What does Norway restrict?", candidates=[malformed, one, two],
                    sourcesSearched=2)
     ).sentences  # fmt: skip
     assert sentence.text.startswith("Norway restricts exports of salmon feed and fish oil [c1, c2;")
+
+
+def test_the_claims_own_text_is_quoted_before_its_evidence_and_odd_provenance_is_survived() -> None:
+    own = own_words("c1", "Saltmarsh Carrier", "lease from", "Nordline", "The lease was signed.")
+    own["asset"]["text"] = "Saltmarsh Carrier leased a ferry from Nordline."
+    odd = own_words("c2", "Kirkwall Pilots", "moor at", "Hatston", "")
+    del odd["asset"]["text"]
+    odd["asset"]["provenance"] = "https://pilots.example.org/a"  # not the usual object
+    empty = own_words("c3", "Nordline", "berth at", "Lerwick", "")
+    del empty["asset"]["text"]
+    empty["asset"]["provenance"]["evidence"] = []
+    texts = [s.text for s in compose_answer(
+        AnswerArgs(query="Who leases ferries?", candidates=[own, odd, empty], sourcesSearched=1)
+    ).sentences]  # fmt: skip
+    assert texts[0].startswith('One source reports: "Saltmarsh Carrier leased a ferry from')
+    assert texts[1].startswith("One source reports that Kirkwall Pilots")
+    assert texts[2].startswith("One source reports that Nordline")
