@@ -141,14 +141,9 @@ def _names_asked(asset: dict[str, Any], asked: frozenset[str]) -> bool:
     return any(type_family(str(e.get("@type", ""))) in asked for e in ends)
 
 
-def _most_relevant_first(
-    claims: list[dict[str, Any]], asked: frozenset[str] = frozenset()
-) -> list[dict[str, Any]]:
-    """Claims naming what the question asks for (its companies, its places) first, then
-    by relevance and confidence: "Which suppliers ...?" is answered by suppliers before
-    a country's restriction, however relevant."""
-    return sorted(claims, key=lambda c: (not _names_asked(c["asset"], asked),
-                                         -float(_signals(c).get("relevance") or 0),
+def _most_relevant_first(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """By relevance, then confidence (what the question asks for is split off before)."""
+    return sorted(claims, key=lambda c: (-float(_signals(c).get("relevance") or 0),
                                          -float(_signals(c).get("confidence") or 0)))  # fmt: skip
 
 
@@ -159,14 +154,15 @@ def compose_answer(args: AnswerArgs) -> Answer:
     ]  # fmt: skip
     reported = [c for c in claims if not c.get("accepted") and _reported(c)]
     asked = asked_families(args.query)
-    # What the question asks for comes first, accepted before reported: "Which suppliers
-    # ...?" is answered by the suppliers a reviewer still has to confirm before a
-    # country's accepted restriction. With no kind asked, accepted claims lead.
+    # Claims naming what the question asks for (its companies, its places) come first,
+    # accepted before reported: "Which suppliers ...?" is answered by the suppliers a
+    # reviewer still has to confirm before a country's accepted restriction, however
+    # relevant. With no kind asked, accepted claims lead.
     sentences: list[AnswerSentence] = []
     for naming in (True, False):
         for group, hedged in ((usable, False), (reported, True)):
             picked = [c for c in group if _names_asked(c["asset"], asked) == naming]
-            sentences += _sentences(_most_relevant_first(picked, asked), hedged=hedged)
+            sentences += _sentences(_most_relevant_first(picked), hedged=hedged)
     sentences = sentences[:MAX_SENTENCES]
     known = [
         c for c in args.candidates
