@@ -46,6 +46,7 @@ from mining.parse_paths import (
     slot_of,
 )
 from mining.relation_lexicon import EVENT_NOUNS
+from mining.relative_actors import relative_subject
 
 
 def _role(s: ParsedSentence, child: int, verb: int) -> str:
@@ -135,13 +136,16 @@ def _clause(
     if (role_x in SUBJECT_DEPS) == (role_y in SUBJECT_DEPS):
         return None
     subj, obj, up_s, up_o = (x, y, up_x, up_y) if role_x in SUBJECT_DEPS else (y, x, up_y, up_x)
-    if any(is_verb(s.doc[t]) for t in up_s[1:]):
+    # "The ferries that X retired sail for Y": X acts through the noun its clause describes.
+    relative = relative_subject(s, up_s)
+    if relative is None and any(is_verb(s.doc[t]) for t in up_s[1:]):
         return None
-    owner_noun = _subject_noun(s, up_s)
-    if owner_noun is None and any(s.doc[t].dep_ not in SUBJECT_CHAIN for t in up_s[:-1]):
+    owner_noun = _subject_noun(s, up_s) if relative is None else None
+    itself = relative is None and owner_noun is None  # the mention is the subject itself
+    if itself and any(s.doc[t].dep_ not in SUBJECT_CHAIN for t in up_s[:-1]):
         return None  # an owner or modifier inside the subject phrase is not its subject
     inner_verbs = [t for t in up_o[1:] if is_verb(s.doc[t]) and t not in s.all_owned]
-    if owner_noun is None and (told := _reported(s, subj, obj, up_o, top)) is not None:
+    if itself and (told := _reported(s, subj, obj, up_o, top)) is not None:
         return told
     # "agreed to supply X", "said it would stop buying from X": the same subject; an
     # inner clause with a subject of its own states another fact.
@@ -161,6 +165,14 @@ def _clause(
     hedged = is_hedged(s.doc[top]) or is_hedged(vt)
     slot = slot_of(s, below)
     lemma = vt.lemma_.lower()
+    if relative is not None:
+        if is_passive(vt):
+            return None  # "were bought by Y": who acted on the thing is another reading
+        clause, noun = (s.doc[t] for t in relative)
+        given = [c.lower_ for c in clause.children if c.dep_ == "prt"]  # "gave up"
+        acted = [clause.lemma_.lower(), *given, noun.lemma_.lower()]
+        flags = (negated or is_negated(clause), hedged or is_hedged(clause))
+        return make_relation(subj, obj, [*acted, *words], "", slot, *flags)
     if owner_noun is not None:
         # Not the verb's own subject: the words name the noun's action, never a type.
         noun = s.doc[owner_noun].lemma_.lower()

@@ -290,3 +290,30 @@ def test_the_party_an_act_goes_through_carries_it_to_what_the_act_reaches() -> N
     assert ("Kirkwall Marine", "sell through to", "Hoy Shipping") in found
     # Not to what only says when or why the act happened.
     assert not any(a == "Kirkwall Marine" and b == "Stromness Tours" for a, _, b in found)
+
+
+def test_the_subject_of_a_relative_clause_acts_through_the_noun_it_describes() -> None:
+    # "that X retired" describes the ferries the main clause is about: X retired them, and
+    # what is said of them (they sail for Y) relates X to Y in the clause's own words.
+    text = "The ferries that Stena Line retired last year now sail for Baltic Seaways."
+    found = relations(text, ["Stena Line", "Baltic Seaways"])
+    assert found == {("Stena Line", "retire ferry sail for", "Baltic Seaways")}
+    # A quantity of the noun ("several of the ferries") is the same noun.
+    counted = "Several of the ferries that Stena Line retired in March now sail for Baltic Seaways."
+    found = relations(counted, ["Stena Line", "Baltic Seaways"])
+    assert ("Stena Line", "retire ferry sail for", "Baltic Seaways") in found
+    # A verb particle belongs to what the actor did ("gave up").
+    gave_up = "The routes that Arriva Rail gave up now belong to Go-Ahead Group."
+    found = relations(gave_up, ["Arriva Rail", "Go-Ahead Group"])
+    assert ("Arriva Rail", "give up route belong to", "Go-Ahead Group") in found
+
+
+def test_a_relative_clause_relates_its_subject_only_through_the_noun_itself() -> None:
+    # The name is no actor when the clause's own subject is its relative pronoun ...
+    sailed = "The ferries that sailed for Stena Line now belong to Baltic Seaways."
+    assert not relations(sailed, ["Stena Line", "Baltic Seaways"])
+    # ... nor through a noun the described thing is part of (the captain is a person).
+    captain = (
+        "The captain of the ferries that Stena Line retired last spring spoke to Baltic Seaways."
+    )
+    assert not relations(captain, ["Stena Line", "Baltic Seaways"])
