@@ -8,8 +8,10 @@ first and its actor inside the clause; without this reading the name looks like 
 inside the subject phrase and no relation leaves it. Only an object relative (its
 relative pronoun is the clause's object: "that/which X retired") and only the subject
 noun itself or a quantity of it ("several of the ferries that X retired"), never a noun
-the thing is part of ("the captain of the ferries that X retired" is a person). Pure over
-the same sentence paths as mining/open_relations.py; no word of any domain is listed.
+the thing is part of ("the captain of the ferries that X retired" is a person), and no
+event or policy, which acts for itself ("the ban that X imposed hit Y" is the ban's act,
+as "X's ban hit Y" is in mining/open_relations.py). Pure over the same sentence paths as
+mining/open_relations.py; no word of any domain is listed.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from mining.parse_paths import (
     is_relative_pronoun,
     is_verb,
 )
+from mining.relation_lexicon import EVENT_NOUNS
 
 # Parts of speech of a head that counts out a noun ("several of", "most of", "two of"),
 # as opposed to a noun it belongs to ("the captain of"): the grammar, not a word list.
@@ -54,6 +57,8 @@ def relative_subject(s: ParsedSentence, up_s: list[int]) -> tuple[int, int] | No
         return None  # the mention is inside the clause's subject, not the subject
     if noun.pos_ != "NOUN" or up_s[k + 1] in s.all_owned:
         return None
+    if noun.lemma_.lower() in EVENT_NOUNS:
+        return None  # "the ban that X imposed hit Y": the ban acts, as "X's ban" does
     above = up_s[k + 1 :]
     if len(above) == 3:  # "several of the ferries": a quantity of the noun is the subject
         prep, counter = doc[above[1]], doc[above[2]]

@@ -317,3 +317,6 @@ def test_a_relative_clause_relates_its_subject_only_through_the_noun_itself() ->
         "The captain of the ferries that Stena Line retired last spring spoke to Baltic Seaways."
     )
     assert not relations(captain, ["Stena Line", "Baltic Seaways"])
+    # An event or policy acts for itself, as an owned one does ("X's ban hit Y").
+    ban = "The export ban that Sylvania imposed in March hit Kalvik Metals."
+    assert not relations(ban, ["Sylvania", "Kalvik Metals"])
