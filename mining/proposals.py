@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from contracts.tools import ProposeArgs
+from mining.bridges import after_near, bridging
 from mining.claims import claim_asset, contradiction_records, entity_asset, fact_id
 from mining.entities import EntityRef, EntityResolver
 from mining.evidence import DkgCorroborator
@@ -61,7 +62,12 @@ def propose(
         if s.relevance >= RELEVANCE_FLOOR and not s.hedged and s.predicate
     ]  # fmt: skip
     grouped = group_facts(usable, resolver)
-    near = asked_ends_first(near_best(grouped, args.maxCandidates), args.query)
+    near = near_best(grouped, args.maxCandidates)
+    # Typed facts beyond the margin that tie together what the near facts name
+    # (`mining/bridges.py`): they compete for typed room only after those.
+    bridges = bridging(near, grouped, args.query)
+    near = sorted(near + bridges, key=lambda f: (-f.relevance, "|".join(f.key)))
+    near = asked_ends_first(near, args.query)
     near = near[: CORROBORATED_PER_CANDIDATE * args.maxCandidates]
     corroborator = DkgCorroborator(dkg, gazetteer, relevance_of, digest)
     for fact in near:
@@ -75,7 +81,7 @@ def propose(
         for item in found.evidence:
             if not any(e.source == item.source for e in fact.evidence):
                 fact.evidence.append(item)
-    chosen = select(rank(near, args.query), args.maxCandidates)
+    chosen = select(after_near(rank(near, args.query), bridges), args.maxCandidates)
     chosen += companions(chosen, grouped, args.maxCandidates)
     rows: list[dict[str, Any]] = []
     records = contradiction_records(chosen, discovered_at)
