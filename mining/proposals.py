@@ -26,6 +26,7 @@ from mining.facts import (
     whereabouts,
 )
 from mining.nlp import gazetteer_digest
+from mining.place_readings import without_place_misreads
 from mining.relevance import RELEVANCE_FLOOR
 
 RelevanceOf = Callable[[str, str], float]
@@ -61,7 +62,8 @@ def propose(
         s for s in args.statements
         if s.relevance >= RELEVANCE_FLOOR and not s.hedged and s.predicate
     ]  # fmt: skip
-    grouped = group_facts(usable, resolver)
+    # A new name most facts read as a place is no customer or parent (`mining/place_readings.py`).
+    grouped = without_place_misreads(group_facts(usable, resolver))
     near = near_best(grouped, args.maxCandidates)
     # Typed facts beyond the margin that tie together what the near facts name
     # (`mining/bridges.py`): they compete for typed room only after those.
