@@ -15,7 +15,7 @@ those leave.
 
 from __future__ import annotations
 
-from mining.facts import WHERE, Fact, is_geography
+from mining.facts import WHERE, Fact, by_relevance, is_geography
 from mining.predicates import is_typed
 
 
@@ -32,7 +32,7 @@ def bridging(near: list[Fact], facts: list[Fact], query: str) -> list[Fact]:
         and f.subject.key in ends and f.object.key in ends
         and (asks_where or not is_geography(f))
     ]  # fmt: skip
-    return sorted(found, key=lambda f: (-f.relevance, "|".join(f.key)))
+    return by_relevance(found)
 
 
 def after_near(ranked: list[Fact], bridges: list[Fact]) -> list[Fact]:

@@ -146,6 +146,11 @@ RELEVANCE_MARGIN = 0.18
 CORROBORATED_PER_CANDIDATE = 3
 
 
+def by_relevance(facts: list[Fact]) -> list[Fact]:
+    """Most relevant first; ties in a fixed order (by key), so a run replays the same."""
+    return sorted(facts, key=lambda f: (-f.relevance, "|".join(f.key)))
+
+
 def near_best(facts: list[Fact], room: int = 0) -> list[Fact]:
     """The facts within `RELEVANCE_MARGIN` of the most relevant one of their kind (typed
     relations, relations in their source's own words), most relevant first; while fewer
@@ -158,8 +163,7 @@ def near_best(facts: list[Fact], room: int = 0) -> list[Fact]:
     factories were flooded, who insures them and when do they restart")."""
     kept: list[Fact] = []
     for typed in (True, False):
-        ordered = sorted((f for f in facts if is_typed(f.predicate) == typed),
-                         key=lambda f: (-f.relevance, "|".join(f.key)))  # fmt: skip
+        ordered = by_relevance([f for f in facts if is_typed(f.predicate) == typed])
         best = ordered[0].relevance if ordered else 0.0
         near = [f for f in ordered if f.relevance >= best - RELEVANCE_MARGIN]
         # The margin was calibrated on typed facts (F1 on the labeled sets); relations
@@ -167,7 +171,7 @@ def near_best(facts: list[Fact], room: int = 0) -> list[Fact]:
         # ... spread over subjects and sentences, as the claims are (`spread`): one entity
         # or one sentence read many ways does not fill the room alone.
         kept += near if typed or len(near) >= room else spread(ordered)[:room]
-    return sorted(kept, key=lambda f: (-f.relevance, "|".join(f.key)))
+    return by_relevance(kept)
 
 
 def asked_ends_first(facts: list[Fact], query: str) -> list[Fact]:
@@ -214,8 +218,7 @@ def whereabouts(end: EntityRef, facts: list[Fact]) -> list[Fact]:
         if f.predicate in LOCATION_PREDICATES and f.subject.key == end.key
         and f.object.family == "place"
     ]  # fmt: skip
-    found.sort(key=lambda f: (-f.relevance, "|".join(f.key)))
-    return found[:MAX_LOCATIONS]
+    return by_relevance(found)[:MAX_LOCATIONS]
 
 
 def rank(facts: list[Fact], query: str = "") -> list[Fact]:
@@ -260,7 +263,7 @@ def companions(chosen: list[Fact], facts: list[Fact], limit: int) -> list[Fact]:
     said = {(st.sentence, f.subject.key) for f in chosen for st in f.statements}
     typed_room = max(1, limit // 2) - sum(is_typed(f.predicate) for f in chosen)
     out: list[Fact] = []
-    for f in sorted(facts, key=lambda f: (-f.relevance, "|".join(f.key))):
+    for f in by_relevance(facts):
         if len(chosen) + len(out) >= limit:
             break
         if f.key in taken or f.known_in or not (is_typed(f.predicate) or is_open(f.predicate)):
@@ -305,4 +308,4 @@ def select(ranked: list[Fact], limit: int) -> list[Fact]:
     return typed + named + generic
 
 
-__all__ = ["Fact", "evidence_item", "group_facts", "near_best", "rank"]
+__all__ = ["Fact", "by_relevance", "evidence_item", "group_facts", "near_best", "rank"]

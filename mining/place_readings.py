@@ -35,9 +35,9 @@ def without_place_misreads(facts: list[Fact]) -> list[Fact]:
     places = _read_as_places(facts)
 
     def misread(f: Fact) -> bool:
-        spec = PREDICATES.get(f.predicate)
-        if spec is None or not is_typed(f.predicate):
+        if not is_typed(f.predicate):
             return False
+        spec = PREDICATES[f.predicate]
         slots = ((f.subject, spec.subject_kinds), (f.object, spec.object_kinds))
         return any(
             kinds and "place" not in kinds and not end.ual and end.family != "place"

@@ -18,6 +18,7 @@ from mining.evidence import DkgCorroborator
 from mining.facts import (
     CORROBORATED_PER_CANDIDATE,
     asked_ends_first,
+    by_relevance,
     companions,
     group_facts,
     near_best,
@@ -62,13 +63,14 @@ def propose(
         s for s in args.statements
         if s.relevance >= RELEVANCE_FLOOR and not s.hedged and s.predicate
     ]  # fmt: skip
-    # A new name most facts read as a place is no customer or parent (`mining/place_readings.py`).
+    # A new name other relevant facts read as a place is no customer or parent
+    # (`mining/place_readings.py`).
     grouped = without_place_misreads(group_facts(usable, resolver))
     near = near_best(grouped, args.maxCandidates)
     # Typed facts beyond the margin that tie together what the near facts name
     # (`mining/bridges.py`): they compete for typed room only after those.
     bridges = bridging(near, grouped, args.query)
-    near = sorted(near + bridges, key=lambda f: (-f.relevance, "|".join(f.key)))
+    near = by_relevance(near + bridges)
     near = asked_ends_first(near, args.query)
     near = near[: CORROBORATED_PER_CANDIDATE * args.maxCandidates]
     corroborator = DkgCorroborator(dkg, gazetteer, relevance_of, digest)
