@@ -105,7 +105,7 @@ def _quote(asset: dict[str, Any]) -> str:
 def _sentences(claims: list[dict[str, Any]], hedged: bool) -> list[AnswerSentence]:
     # Typed claims of one subject and relation share a sentence ("X supplies A and B");
     # claims in their source's own words share the quote of the sentence they came from.
-    groups: dict[tuple[str, str, str, str], list[dict[str, Any]]] = {}
+    groups: dict[tuple[str, str, str, str], list[tuple[dict[str, Any], tuple[str, str, str]]]] = {}
     for c in claims:
         parts = _claim_parts(c["asset"])
         if parts is None:
@@ -113,18 +113,18 @@ def _sentences(claims: list[dict[str, Any]], hedged: bool) -> list[AnswerSentenc
         support = str(_signals(c).get("support") or "") if hedged else ""
         quote = "" if is_typed(parts[1]) else _quote(c["asset"])
         key = ("", "", quote, support) if quote else (parts[0], parts[1], "", support)
-        groups.setdefault(key, []).append(c)
+        groups.setdefault(key, []).append((c, parts))
     out: list[AnswerSentence] = []
     for (subject, predicate, quote, support), members in groups.items():
-        sources = _sources([c["asset"] for c in members])
-        ids = [c["candidateId"] for c in members]
+        sources = _sources([c["asset"] for c, _ in members])
+        ids = [c["candidateId"] for c, _ in members]
         # Two pages of one site are cited as that site once.
         cited = ", ".join(list(dict.fromkeys(_short(s) for s in sources))[:MAX_SOURCES_CITED])
         if quote:
             lead = _hedge(support, quoting=True) if hedged else "A source states:"
             text = f'{lead} "{quote}"'
         else:
-            objects = list(dict.fromkeys(p[2] for c in members if (p := _claim_parts(c["asset"]))))
+            objects = list(dict.fromkeys(parts[2] for _, parts in members))
             fact = f"{subject} {spec_for(predicate).label} {_join(objects)}"
             text = f"{_hedge(support)} {fact}" if hedged else fact
         out.append(AnswerSentence(text=f"{text} [{', '.join(ids)}; {cited}].",
