@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 from sqlalchemy.engine import Engine
@@ -19,6 +21,7 @@ from contracts.tools import (
     ToolMetadata,
     ToolResponse,
 )
+from mining.interruption import interruptible
 from storage.sql.audit_log import args_hash, insert_event
 from storage.sql.blobs import BlobStore
 from storage.sql.tables import AuditEvent
@@ -32,6 +35,29 @@ async def heartbeating(fn: Callable[..., T], *args: Any) -> T:
         if done:
             return task.result()
         activity.heartbeat()
+
+
+@asynccontextmanager
+async def stops_on_worker_shutdown() -> AsyncIterator[threading.Event]:
+    """A scope for an activity's threaded reading (`mining/interruption.py`): its work
+    stops between steps once the worker starts shutting down, or once the activity is
+    done or cancelled, so no thread reads on after its activity and holds the process's
+    exit while the server is already gone. The activity then fails as interrupted and
+    Temporal runs it again on the next worker."""
+    stop = threading.Event()
+
+    async def on_shutdown() -> None:
+        await activity.wait_for_worker_shutdown()
+        stop.set()
+
+    watching = asyncio.ensure_future(on_shutdown()) if activity.in_activity() else None
+    try:
+        with interruptible(stop):
+            yield stop
+    finally:
+        stop.set()
+        if watching is not None:
+            watching.cancel()
 
 
 T = TypeVar("T")

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from temporalio import activity
 
 from activities import metrics
-from activities.common import Auditor
+from activities.common import Auditor, stops_on_worker_shutdown
 from activities.statements import StatementActivities
 from contracts.activity_names import (
     DKG_FIND_RELATED_ASSETS,
@@ -43,6 +43,7 @@ from contracts.research import (
     SubtaskOutcome,
 )
 from contracts.tools import ExtractArgs, SourceDocument, Statement, search_hit_documents
+from mining.interruption import Interrupted
 from mining.research_findings import (
     NEIGHBOURHOOD_ROWS,
     memory_outcome,
@@ -155,6 +156,8 @@ class ResearchGatherActivities:
                 started = time.time()
                 try:
                     outcome = await asyncio.to_thread(self.run_one, q, args)
+                except Interrupted:
+                    raise  # not a failed sub-question: the whole group runs again
                 except Exception as exc:  # noqa: BLE001  (a failed sub-question is recorded)
                     outcome = SubtaskOutcome(
                         id=q.id,
@@ -190,7 +193,8 @@ class ResearchGatherActivities:
         beating = asyncio.ensure_future(beat())
         started = time.perf_counter()
         try:
-            result = await self.gather(args, done)
+            async with stops_on_worker_shutdown():
+                result = await self.gather(args, done)
         finally:
             beating.cancel()
         elapsed = int((time.perf_counter() - started) * 1000)

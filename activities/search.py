@@ -11,9 +11,10 @@ from typing import Any, Protocol
 
 from temporalio import activity
 
-from activities.common import Auditor, run_tool
+from activities.common import Auditor, run_tool, stops_on_worker_shutdown
 from contracts.activity_names import WEB_SEARCH
 from contracts.tools import SearchArgs, ToolResponse
+from mining.interruption import check as check_interrupted
 from mining.memo import BoundedMemo
 from mining.passage_selection import (
     CANDIDATE_POOL,
@@ -80,6 +81,7 @@ class CorpusSearch:
         pool = self._index.search(
             query, max_results=max_results * CANDIDATE_POOL, per_document=POOL_PER_DOCUMENT
         )
+        check_interrupted()  # between the index's ranking and the embedding of the pool
         if self._embedder is None or len(pool) <= 1:
             return self._read_on(per_document(pool, max_results))
         vectors = self._embedder.embed([query, *(f"{h.title}. {h.content}" for h in pool)])
@@ -99,23 +101,24 @@ class CorpusSearch:
 
     def search(self, query: str, max_results: int) -> list[dict[str, Any]]:
         hits = self._ranked(query, max_results)
-        return [
-            {
-                "title": hit.title,
-                "url": hit.url,
-                "content": hit.content,
-                "score": round(float(hit.score), 4),
-                "published": hit.published,
-                "passageId": hit.passageId,
-                "start": hit.start,
-                "end": hit.end,
-                "documentId": hit.documentId,
-                "tier": hit.tier,
-                "names": self._names_of(hit),
-                "context": self._context(hit),
-            }
-            for hit in hits
-        ]
+        return [self._found(hit) for hit in hits]
+
+    def _found(self, hit: Any) -> dict[str, Any]:
+        check_interrupted()  # each hit's names read a part of a long document
+        return {
+            "title": hit.title,
+            "url": hit.url,
+            "content": hit.content,
+            "score": round(float(hit.score), 4),
+            "published": hit.published,
+            "passageId": hit.passageId,
+            "start": hit.start,
+            "end": hit.end,
+            "documentId": hit.documentId,
+            "tier": hit.tier,
+            "names": self._names_of(hit),
+            "context": self._context(hit),
+        }
 
 
 class SearchUnavailable(ValueError):
@@ -171,6 +174,7 @@ class SearchActivities:
             ]
             return hits, provenance
 
-        return await asyncio.to_thread(
-            run_tool, self._audit, WEB_SEARCH, args.model_dump(), body, (OSError, ValueError)
-        )
+        async with stops_on_worker_shutdown():
+            return await asyncio.to_thread(
+                run_tool, self._audit, WEB_SEARCH, args.model_dump(), body, (OSError, ValueError)
+            )

@@ -27,6 +27,7 @@ from typing import Any
 from contracts.tools import SourceDocument, Statement
 from mining.extraction_patterns import Gazetteer, Homonyms, predicate_for
 from mining.implied_agents import acts, gapped_siblings, implied_agents
+from mining.interruption import check as check_interrupted
 from mining.mentions import Mention
 from mining.names import type_family
 from mining.nlp import Resolver, mentions_in
@@ -162,6 +163,7 @@ def read_statements(
     for sent in parsed.sents:
         if sent.start_char < len(lead_in):
             continue
+        check_interrupted()  # a worker shutting down stops here, between sentences
         if time.monotonic() > deadline:
             raise ReadingOverBudget(f"{doc.source} {doc.passageId or ''}: over {budget_s:g} s")
         inside = [m for m in mentions if m.start >= sent.start_char and m.end <= sent.end_char]

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 
 from contracts.tools import SourceDocument, Statement
 from mining.extraction_patterns import Gazetteer, find_mentions
+from mining.interruption import check as check_interrupted
 from mining.names import normalise_name
 from mining.nlp import gazetteer_digest, resolver_for
 from mining.predicates import ASKS, sentence_for
@@ -54,6 +55,7 @@ def relevant_statements(
     statements: list[Statement] = []
     texts: dict[str, str] = {}
     for doc in documents:
+        check_interrupted()
         found = reader.read(doc)
         for st in found:
             texts[source_key(st)] = doc.text
