@@ -2,7 +2,7 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# The chat UI's browser libraries (Cytoscape.js; axe-core for its tests), pinned in api/ui/vendor/package-lock.json.
+# The chat UI's browser libraries (Cytoscape.js, markdown-it; axe-core for its tests), pinned in api/ui/vendor/package-lock.json.
 UI_VENDOR := api/ui/vendor
 UI_STAMP := $(UI_VENDOR)/node_modules/.installed
 # The Compose Specification's JSON schema, which tests/e2e/test_compose.py checks
@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 $(UI_STAMP): $(UI_VENDOR)/package.json $(UI_VENDOR)/package-lock.json
-	@command -v npm >/dev/null 2>&1 || { echo "need npm (Node.js) to install the chat UI's Cytoscape.js from the npm registry: apt-get install -y npm"; exit 1; }
+	@command -v npm >/dev/null 2>&1 || { echo "need npm (Node.js) to install the chat UI's Cytoscape.js and markdown-it from the npm registry: apt-get install -y npm"; exit 1; }
 	npm ci --prefix $(UI_VENDOR) --no-audit --no-fund
 	touch $(UI_STAMP)
 

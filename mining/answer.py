@@ -127,7 +127,9 @@ def _sentences(claims: list[dict[str, Any]], hedged: bool) -> list[AnswerSentenc
             objects = list(dict.fromkeys(parts[2] for _, parts in members))
             fact = f"{subject} {spec_for(predicate).label} {_join(objects)}"
             text = f"{_hedge(support)} {fact}" if hedged else fact
-        out.append(AnswerSentence(text=f"{text} [{', '.join(ids)}; {cited}].",
+        # A quote that ends its own sentence ("... in 2022.") takes no second full stop.
+        stop = "" if text.rstrip('"').endswith((".", "!", "?", "…")) else "."
+        out.append(AnswerSentence(text=f"{text} [{', '.join(ids)}; {cited}]{stop}",
                                   candidateIds=ids, sources=sources, hedged=hedged))  # fmt: skip
     return out
 

@@ -91,8 +91,9 @@ def assess_candidates(
             entity_verdict(assessment, accepted_refs.get(str(ref)), duplicates)
         assessments.append((cid, assessment))
         rows.append(_row(cid, assessment, duplicates))
-    rows.append({"report": synthesize_report(assessments), "threshold": threshold})
-    return rows
+    # The report leads: a tool response capped for size (many candidates) drops rows from
+    # the end, and the run's report must survive it.
+    return [{"report": synthesize_report(assessments), "threshold": threshold}, *rows]
 
 
 class _Assessor:

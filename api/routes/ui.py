@@ -18,6 +18,7 @@ UI_DIR = Path(__file__).resolve().parents[1] / "ui"
 STATIC_DIR = UI_DIR / "static"
 # Installed by `make install` (npm ci into api/ui/vendor), never committed.
 CYTOSCAPE_DIR = UI_DIR / "vendor" / "node_modules" / "cytoscape" / "dist"
+MARKDOWN_IT_DIR = UI_DIR / "vendor" / "node_modules" / "markdown-it" / "dist" / "browser"
 NO_CACHE = {"Cache-Control": "no-cache"}
 
 
@@ -27,7 +28,8 @@ def sign_in_link(api_url: str, token: str) -> str:
 
 
 def mount_ui(app: FastAPI) -> None:
-    """Serve the page at `/`, its files under `/ui/static`, Cytoscape.js under `/ui/vendor`."""
+    """Serve the page at `/`, its files under `/ui/static`, Cytoscape.js and markdown-it
+    under `/ui/vendor`."""
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
@@ -40,4 +42,9 @@ def mount_ui(app: FastAPI) -> None:
         "/ui/vendor/cytoscape",
         StaticFiles(directory=CYTOSCAPE_DIR, check_dir=False),
         name="ui-cytoscape",
+    )
+    app.mount(
+        "/ui/vendor/markdown-it",
+        StaticFiles(directory=MARKDOWN_IT_DIR, check_dir=False),
+        name="ui-markdown-it",
     )

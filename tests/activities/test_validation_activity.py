@@ -199,7 +199,22 @@ def test_unknown_stake_is_scored_without_the_stake_term(store: EmbeddedDkg) -> N
         ScoreArgs(candidates=[{"candidateId": "c", "asset": claim(LOW, [ALBEMARLE, GANFENG])}]),
         TODAY,
     )
-    signals = rows[0]["trustSignals"]
+    (row,) = [r for r in rows if "candidateId" in r]
+    signals = row["trustSignals"]
     assert signals["stakeKnown"] is False and signals["linkedToHighStakeAssets"] is False
     assert signals["notes"] == ["stake of linked assets unknown: scored without the stake term"]
-    assert rows[0]["accepted"] is True, "three outlets carry the claim without any stake"
+    assert row["accepted"] is True, "three outlets carry the claim without any stake"
+
+
+async def test_the_report_survives_a_response_capped_for_many_candidates(
+    validator: ValidationActivities,
+) -> None:
+    many = [
+        {"candidateId": f"c{i}", "asset": claim(LOW, [ALBEMARLE], identifier=f"urn:t:{i}",
+                                                name=f"Albemarle supplies buyer {i}")}
+        for i in range(60)
+    ]  # fmt: skip
+    response = await validator.score_candidates(ScoreArgs(candidates=many))
+    assert response.metadata.truncated, "60 scored candidates are over the tool's cap"
+    (report,) = [r["report"] for r in response.results if "report" in r]
+    assert report.startswith("Validated 60 candidates")

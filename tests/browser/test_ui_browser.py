@@ -98,6 +98,32 @@ async def watch_workspace(page: Page, steps: Steps) -> None:
         await expect(panel).to_be_hidden()
 
 
+async def export_answer_and_asset(page: Page, steps: Steps) -> None:
+    """The answer copies and downloads as Markdown with its citations; a card downloads
+    its candidate's JSON-LD; the report shows as Markdown (its per-candidate lines a list)."""
+    run = page.locator("article.run").last
+    answer = run.locator(".answer")
+    await answer.get_by_role("button", name="Copy answer").click()
+    await expect(answer.locator(".export-status")).to_have_text("Copied answer.")
+    copied = await page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith(f"# {QUESTION}\n"), copied[:200]
+    assert "\n- " in copied and "published" in copied, copied
+    async with page.expect_download() as got:
+        await answer.get_by_role("button", name="Download answer").click()
+    download = await got.value
+    assert download.suggested_filename.endswith(".md")
+    assert (await download.path()).read_text() == copied
+    first = run.locator(".card").first
+    name = await first.locator("h4").inner_text()
+    async with page.expect_download() as got:
+        await first.get_by_role("button", name=f"Download JSON-LD of {name}").click()
+    asset = json.loads((await (await got.value).path()).read_text())
+    assert asset["@type"] and name in (asset.get("name"), asset.get("@id")), asset
+    await steps.shot("exported")
+    report = page.locator("#workspace .report")
+    assert await report.locator("li").count() >= 1, await report.inner_html()
+
+
 async def see_graph(page: Page, steps: Steps) -> None:
     await page.get_by_role("button", name="Show graph").click()
     graph = page.locator("article.run .graph")
@@ -189,7 +215,9 @@ async def runs_and_memory(page: Page, steps: Steps, run_id: str) -> None:
     await editor.fill((await editor.input_value()) + "\n- reviewed in the chat UI\n")
     await note.get_by_role("button", name="Save note").click()
     await expect(page.locator("#memory-message")).to_contain_text("Saved")
-    await expect(page.locator(".note-card").first).to_contain_text("reviewed in the chat UI")
+    # The note is Markdown: the line added is an item of a list.
+    saved = page.locator(".note-card").first.locator(".note-content li")
+    await expect(saved.filter(has_text="reviewed in the chat UI")).to_have_count(1)
     await steps.shot("memory")
 
 
@@ -199,6 +227,7 @@ async def test_ask_watch_review_and_publish_in_the_browser(
 ) -> None:
     width, height = viewport
     context = await browser.new_context(viewport={"width": width, "height": height})
+    await context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = await context.new_page()
     errors = collect_errors(page)
     steps = Steps(page, ARTIFACTS / f"ui-{width}x{height}")
@@ -210,6 +239,7 @@ async def test_ask_watch_review_and_publish_in_the_browser(
         await steps.shot("signed-in")
         await choose_tags_and_ask(page, steps)
         await watch_workspace(page, steps)
+        await export_answer_and_asset(page, steps)
         await see_graph(page, steps)
         run_id = await page.locator("article.run").last.get_attribute("data-run-id") or ""
         first, second, third = (await pending_ids(page))[:3]

@@ -75,8 +75,8 @@ def test_claims_in_their_sources_words_are_answered_by_quoting_that_source_once(
     first, second = answer.sentences
     assert first.text == (
         'One source reports: "Saltmarsh Carrier cut sailings to Orkney and moved its ferry to '
-        'Stromness." [c1, c2; ferries.example.org].'
-    )
+        'Stromness." [c1, c2; ferries.example.org]'
+    ), "a quote ending its sentence takes no second full stop"
     assert first.candidateIds == ["c1", "c2"] and first.hedged
     assert "cut sailing to" not in answer.text  # the lemmas are the graph's, not the reader's
     assert second.text.startswith("One source reports that Norway restricts exports of salmon")

@@ -4,6 +4,7 @@
 
 import { sourceLink, ualButton } from "./cards.js";
 import { h, isUal, isWebUrl, replaceChildren } from "./dom.js";
+import { exportButtons, fileStem } from "./export.js";
 import { nameOf, relationsOf } from "./facts.js";
 
 const TERMINAL = new Set(["COMPLETED", "FAILED", "CANCELED"]);
@@ -58,7 +59,32 @@ function citation(source, names, onAsset) {
   return chip;
 }
 
-export function renderAnswer(box, ws, { onAsset, onCandidate }) {
+const CITE_MARK = /\s*\[[^[\]]*\](\.?)\s*$/; // "[c1, c2]." the answer's text ends with
+
+// The answer as Markdown: the question, each sentence with what it cites (a candidate by
+// its entities, a DKG asset by its name and UAL, a web source by its address), and what
+// the run has published.
+export function answerMarkdown(ws, question) {
+  const candidates = ws.candidates || [];
+  const byId = new Map(candidates.map((c) => [c.id, c]));
+  const names = assetNames(candidates);
+  const sentences = ws.answer?.sentences || [];
+  const lines = [`# ${question || "Answer"}`, ""];
+  if (!sentences.length) lines.push(withoutPublishingClaims(ws.answer?.text) || "No answer.");
+  for (const s of sentences) {
+    const cited = (s.candidateIds || []).map((id) => (byId.has(id) ? citedName(byId.get(id)) : id));
+    const sources = (s.sources || []).map((src) => {
+      const link = src.includes(":") ? `<${src}>` : src;
+      return names.has(src) ? `${names.get(src)} ${link}` : link;
+    });
+    const cites = [...cited, ...sources];
+    lines.push(`- ${s.text.replace(CITE_MARK, "$1")}${cites.length ? ` (${cites.join("; ")})` : ""}`);
+  }
+  lines.push("", publicationSentence(ws), "");
+  return lines.join("\n");
+}
+
+export function renderAnswer(box, ws, { onAsset, onCandidate, question }) {
   const answer = ws.answer;
   if (!answer) {
     replaceChildren(box);
@@ -68,7 +94,7 @@ export function renderAnswer(box, ws, { onAsset, onCandidate }) {
   const byId = new Map(candidates.map((c) => [c.id, c]));
   const names = assetNames(candidates);
   const sentences = (answer.sentences || []).map((s) => h("li", {},
-    s.text.replace(/\s*\[[^[\]]*\](\.?)\s*$/, "$1"), " ",
+    s.text.replace(CITE_MARK, "$1"), " ",
     h("span", { className: "citations" },
       (s.candidateIds || []).map((id) => {
         const name = byId.has(id) ? citedName(byId.get(id)) : id;
@@ -80,5 +106,7 @@ export function renderAnswer(box, ws, { onAsset, onCandidate }) {
   replaceChildren(box, h("h3", {}, "Answer"),
     sentences.length ? h("ul", { className: "sentences" }, sentences)
                      : h("p", {}, withoutPublishingClaims(answer.text) || "No answer."),
-    h("p", { className: "publication" }, publicationSentence(ws)));
+    h("p", { className: "publication" }, publicationSentence(ws)),
+    exportButtons("answer", "", `answer-${fileStem(ws.runId)}.md`, "text/markdown",
+                  () => answerMarkdown(ws, question?.())));
 }

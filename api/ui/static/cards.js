@@ -2,6 +2,7 @@
 // reasons, evidence with sources, linked UALs, contradictions, review status and actions.
 
 import { h, isUal, isWebUrl } from "./dom.js";
+import { exportButtons, fileStem } from "./export.js";
 import {
   confidenceOf, evidenceOf, hostOf, linkedAssetsOf, nameOf, relationsOf, typeOf,
 } from "./facts.js";
@@ -129,6 +130,8 @@ export function renderCard(candidate, hooks) {
     candidate.reviewNote
       ? h("p", { className: pending ? "note error" : "note" }, candidate.reviewNote) : null,
     published,
+    exportButtons("JSON-LD", name, `${fileStem(candidate.id)}.jsonld`,
+                  "application/ld+json", () => `${JSON.stringify(candidate.asset, null, 2)}\n`),
     actions(candidate, hooks),
     h("p", { className: `outcome${hooks.outcomeIsError ? " error" : ""}`, role: "status" },
       hooks.outcome || ""));

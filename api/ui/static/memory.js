@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { atLeast } from "./auth.js";
 import { h, pathText, replaceChildren, shortTime } from "./dom.js";
+import { markdown } from "./markdown.js";
 import { normalizeTag, tagProblem } from "./tags.js";
 
 export class MemoryView {
@@ -65,7 +66,8 @@ export class MemoryView {
 
   noteCard(tag, note) {
     const id = `note-${tag}-${note.name}`;
-    const body = h("pre", { className: "note-content", tabindex: "0" }, note.content);
+    const body = h("div", { className: "note-content markdown", tabindex: "0" },
+      markdown(note.content));
     const status = h("p", { className: "outcome", role: "status" });
     const card = h("article", { className: "note-card", id, "aria-labelledby": `${id}-title` },
       h("h3", { id: `${id}-title` }, pathText(`/memories/knowledge/${tag}/${note.name}.md`)),
@@ -105,7 +107,7 @@ export class MemoryView {
       h("div", { className: "actions" },
         h("button", { type: "button", className: "approve", onClick: save }, "Save note"),
         h("button", { type: "button", onClick: () => this.load() }, "Cancel")));
-    card.querySelector("pre").replaceWith(form);
+    card.querySelector(".note-content").replaceWith(form);
     card.querySelector("button:not(.approve)")?.remove();
     area.focus();
   }

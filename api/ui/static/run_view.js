@@ -210,6 +210,7 @@ export class RunView {
           : `Mining… phase ${ws.phase}`;
     }
     renderAnswer(this.answer, ws, { onAsset: this.hooks.onAsset,
+                                    question: () => this.el.querySelector(".question").textContent,
                                     onCandidate: (id) => this.focusCard(id) });
     this.renderCandidates(ws.candidates || []);
     this.renderPublished(ws.publishedAssets || []);

@@ -4,6 +4,7 @@
 // progress strip that stays at the top of the screen.
 
 import { formatBytes, h, pathText, replaceChildren } from "./dom.js";
+import { markdown } from "./markdown.js";
 
 const PHASES = ["PLANNING", "DISCOVERY", "ENRICHMENT", "VALIDATION", "REVIEW", "PUBLISHING",
                 "COMPLETED"];
@@ -141,7 +142,7 @@ export class WorkspacePanel {
                             onClick: () => this.onMemory(path) }, pathText(path)))))
           : empty("No memory written yet.")),
       section("Report", null, ws.synthesizedReport
-        ? h("pre", { className: "report", tabindex: "0" }, ws.synthesizedReport)
+        ? h("div", { className: "report markdown", tabindex: "0" }, markdown(ws.synthesizedReport))
         : empty("The report comes with validation.")),
       section("Usage", null, h("p", {},
         `${ws.usage.modelCalls} model calls, ${ws.usage.toolCalls} tool calls, ` +
