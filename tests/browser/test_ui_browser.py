@@ -11,6 +11,7 @@ so the browser is driven with Playwright's async API.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -124,6 +125,21 @@ async def export_answer_and_asset(page: Page, steps: Steps) -> None:
     assert await report.locator("li").count() >= 1, await report.inner_html()
 
 
+async def review_notice_leads_to_the_run(page: Page, steps: Steps) -> None:
+    """In any view, a notice (and the tab's title) says a run waits for the reviewer's
+    review; its button brings them to the run's first pending candidate."""
+    notice = page.locator("#review-notice")
+    await expect(notice).to_contain_text(f"Waiting for your review: “{QUESTION}”")
+    assert re.match(r"\(\d+ to review\) Knowledge Miner$", await page.title())
+    await page.get_by_role("button", name="Runs", exact=True).click()
+    await expect(page.locator("#runs-view")).to_be_visible()
+    await expect(notice).to_be_visible()
+    await steps.shot("review-notice")
+    await notice.get_by_role("button", name="Review now").click()
+    await expect(page.locator("#chat-view")).to_be_visible()
+    await expect(page.locator("article.card:focus")).to_have_class(re.compile("card-pending"))
+
+
 async def see_graph(page: Page, steps: Steps) -> None:
     await page.get_by_role("button", name="Show graph").click()
     graph = page.locator("article.run .graph")
@@ -186,6 +202,8 @@ async def decide_rest_and_see_published(page: Page, steps: Steps) -> None:
     await expect(page.locator(".card.card-pending")).to_have_count(0)
     status = page.locator("article.run .run-status").last
     await expect(status).to_contain_text("completed", timeout=RUN_SECONDS)
+    await expect(page.locator("#review-notice")).to_be_hidden()
+    assert await page.title() == "Knowledge Miner", "nothing left to review"
     published = page.locator("article.run .published-list .ual")
     await expect(published.first).to_be_visible()
     ual = await published.first.inner_text()
@@ -240,6 +258,7 @@ async def test_ask_watch_review_and_publish_in_the_browser(
         await choose_tags_and_ask(page, steps)
         await watch_workspace(page, steps)
         await export_answer_and_asset(page, steps)
+        await review_notice_leads_to_the_run(page, steps)
         await see_graph(page, steps)
         run_id = await page.locator("article.run").last.get_attribute("data-run-id") or ""
         first, second, third = (await pending_ids(page))[:3]
@@ -277,6 +296,7 @@ async def test_a_miner_asks_without_tags_and_cannot_decide(
         assert await page.locator(".card").count() >= 1
         await expect(page.get_by_role("button", name="Approve", exact=True)).to_have_count(0)
         await expect(page.get_by_role("button", name="Approve selected")).to_be_hidden()
+        await expect(page.locator("#review-notice")).to_be_hidden()  # not theirs to give
         await steps.shot("miner-waits-for-a-reviewer")
     finally:
         await context.close()

@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { atLeast, claims, signIn, signOut, takeTokenFromUrl, token } from "./auth.js";
 import { EditDialog, ReasonDialog } from "./dialogs.js";
 import { MemoryView } from "./memory.js";
+import { ReviewNotice } from "./review_notice.js";
 import { RunView } from "./run_view.js";
 import { RunsList } from "./runs.js";
 import { TagBar } from "./tags.js";
@@ -51,8 +52,22 @@ const panel = new WorkspacePanel($("#workspace"), $("#toggle-workspace"), $("#ws
   },
 });
 
+const notice = new ReviewNotice($("#review-notice"), {
+  canReview: () => atLeast("reviewer"),
+  onReview: (view) => {
+    showView("chat");
+    history.pushState(null, "", `#run=${encodeURIComponent(view.runId)}`);
+    activate(view);
+    const first = (view.ws.candidates || []).find((c) => c.status === "pending");
+    if (first) view.focusCard(first.id);
+  },
+});
+
 const hooks = {
-  onWorkspace: (view, ws) => panel.update(view.runId, ws),
+  onWorkspace: (view, ws) => {
+    panel.update(view.runId, ws);
+    notice.update(runs.values());
+  },
   onEvent: (view, event) => panel.log(view.runId, event),
   onAsset: (ual) => viewer.asset(ual),
   canReview: () => atLeast("reviewer"),
@@ -213,6 +228,7 @@ $("#signin-form").addEventListener("submit", (event) => {
 $("#sign-out").addEventListener("click", () => {
   for (const view of runs.values()) view.close();
   runs.clear();
+  notice.update(runs.values());
   $("#messages").replaceChildren();
   sessionStorage.removeItem(CHAT_KEY);
   signOut();
