@@ -32,6 +32,19 @@ from tests.support.ui_pages import (
 )
 
 RUN_SECONDS = RUN_MS
+# The node labels the graph draws (Cytoscape's instance, registered on its container) and
+# the pairs of them that overlap on screen.
+LABELS_DRAWN = """(el) => {
+  const cy = el._cyreg.cy;
+  const shown = cy.nodes().filter((n) => !n.hasClass("quiet"));
+  const boxes = shown.map((n) => [n.data("label"), n.renderedBoundingBox(
+    { includeNodes: false, includeEdges: false, includeLabels: true })]);
+  const overlaps = [];
+  boxes.forEach(([a, p], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+    if (p.x1 < q.x2 && q.x1 < p.x2 && p.y1 < q.y2 && q.y1 < p.y2) overlaps.push([a, b]);
+  }));
+  return { shown: shown.length, quiet: cy.nodes(".quiet").length, overlaps };
+}"""
 
 
 async def choose_tags_and_ask(page: Page, steps: Steps) -> None:
@@ -146,6 +159,9 @@ async def see_graph(page: Page, steps: Steps) -> None:
     await expect(graph.locator("canvas").first).to_be_attached()
     label = await graph.get_attribute("aria-label") or ""
     assert "nodes" in label and " 0 nodes" not in label, label
+    labels = await graph.evaluate(LABELS_DRAWN)
+    assert labels["shown"] >= 1 and labels["overlaps"] == [], labels
+    await graph.screenshot(path=steps.folder / "graph-alone.png")
     await steps.shot("graph")
     await page.get_by_role("button", name="Show cards").click()
 

@@ -83,6 +83,10 @@ const STYLE = [
     "text-background-color": "#ffffff", "text-background-opacity": 0.85 } },
   { selector: "edge[status = 'approved'], edge[status = 'published']", style: {
     "line-color": "#2e7d32", "target-arrow-color": "#2e7d32" } },
+  // A label that would cover another gives way (`declutter`), until its node is in focus.
+  { selector: "node.quiet", style: { "text-opacity": 0, "text-background-opacity": 0 } },
+  { selector: "node.quiet:selected, node.quiet.near, node.quiet.hover", style: {
+    "text-opacity": 1, "text-background-opacity": 0.85, "z-index": 10 } },
   // Predicates are named on the relation in focus only: all at once they overlap.
   { selector: "edge:selected, edge.near", style: { label: "data(label)" } },
   { selector: "edge[status = 'rejected']", style: {
@@ -132,6 +136,9 @@ export class GraphView {
     this.cy.on("tap", "node", (event) => this.activate(event.target.data()));
     this.cy.on("tap", "edge", (event) => this.onCandidate(event.target.data("candidateId")));
     this.cy.on("zoom", () => this.keepLabelsReadable());
+    this.cy.on("mouseover", "node", (event) => event.target.addClass("hover"));
+    this.cy.on("mouseout", "node", (event) => event.target.removeClass("hover"));
+    this.keepLabelsReadable(); // the layout's fit zooms without a zoom event
     this.renderExtras(elements.nodes);
   }
 
@@ -146,6 +153,23 @@ export class GraphView {
     this.cy.style().selector("node")
       .style({ "font-size": Math.min(36, Math.max(12, 12 / zoom)), "text-max-width": 150 / zoom })
       .update();
+    this.declutter();
+  }
+
+  // Where two labels would overlap, the less connected node's label gives way (shown again
+  // on hover or focus): every label drawn can be read. Its name stays in the node list.
+  declutter() {
+    const labelBox = (node) => node.boundingBox({ includeNodes: false, includeEdges: false,
+                                                  includeLabels: true });
+    const covers = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+    const nodes = this.cy.nodes();
+    nodes.removeClass("quiet");
+    const drawn = [];
+    nodes.sort((a, b) => b.degree() - a.degree() || (a.id() < b.id() ? -1 : 1)).forEach((node) => {
+      const box = labelBox(node);
+      if (drawn.some((other) => covers(box, other))) node.addClass("quiet");
+      else drawn.push(box);
+    });
   }
 
   focusNode(id) {
