@@ -17,14 +17,17 @@ the grammar decides (the few closed-class words below are English function words
 
 Every walk over the tree is bounded by the sentence's length and compares token indices
 (spaCy makes a new Token object on every `.head`, so identity never ends a walk).
-Coordinated mentions ("A, B and C") are siblings, never related to each other; a third
-mention on the path stands between the two unless it is coordinated or apposed to one.
+A member of a general noun's list ("ports, including Kiel") is read in the noun's
+place (mining/list_members.py). Coordinated mentions ("A, B and C") are siblings, never
+related to each other; a third mention on the path stands between the two unless it is
+coordinated or apposed to one.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from mining.list_members import example_of_a_kind, list_noun
 from mining.open_relation_frames import attached, is_where_clause, nominal
 from mining.parse_paths import (
     MAX_PATH,
@@ -301,6 +304,10 @@ def relations_between(
     heads, owned = [], []
     for a, b in spans:
         head = _anchor(doc, a, b, taken, floor, ceiling)
+        noun = list_noun(doc[head])
+        if noun is not None and floor <= noun.i < ceiling and noun.i not in taken:
+            # "sells tickets to several ports, including Kiel": Kiel in the noun's slot.
+            head = noun.i
         toks = set(range(a, b)) | {head}
         t = doc[a:b].root.i
         for _ in range(ceiling - floor):
@@ -311,9 +318,13 @@ def relations_between(
         heads.append(head)
         owned.append(toks)
     sentence = ParsedSentence(doc, floor, ceiling, owned, heads)
+    # "minerals refined by companies such as A": A is an example of a kind, no party.
+    examples = {n for n, h in enumerate(heads) if example_of_a_kind(doc[h])}
     out = []
     for x in range(len(spans)):
         for y in range(x + 1, len(spans)):
+            if x in examples or y in examples:
+                continue
             rel = _pair(sentence, x, y)
             if rel is not None:
                 out.append(rel)

@@ -2,10 +2,10 @@
 
 Pure over a spaCy sentence. `entities_at` reads the entities a phrase names (the
 entity itself, coordinated ones, an entity compounded into a common noun, an
-apposition of the same kind); `concept_at` a noun phrase that names no entity ("raw
-lithium ore") as a concept; `antecedent` what "it" or "the company" stands for; an
-event or policy noun owned by an entity ("China's export restrictions") is a phrase
-of its own.
+apposition of the same kind, the named members of a general noun's list: "ports,
+including Kiel"); `concept_at` a noun phrase that names no entity ("raw lithium ore")
+as a concept; `antecedent` what "it" or "the company" stands for; an event or policy
+noun owned by an entity ("China's export restrictions") is a phrase of its own.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from mining.list_members import listed
 from mining.mentions import Mention
 from mining.nlp import PLACE_WORDS
 from mining.parse_paths import REL_PRONOUN_TAGS
@@ -86,9 +87,14 @@ class SentenceView:
                 continue
             seen.add(t.i)
             m = self.owner.get(t.i)
+            members = listed(t) if m is None and via_noun else []
             if m is not None:
                 if m not in out:
                     out.append(m)
+            elif any(g.i in self.owner for g in members):
+                # "several ports, including Kiel and Gdansk": the named members stand for
+                # the general noun (mining/list_members.py).
+                stack.extend(members)
             elif via_noun and self._event_phrase(t) is not None:
                 # "China's export restrictions": the policy, not China, is what acts.
                 out.append(self._event_phrase(t))  # type: ignore[arg-type]
