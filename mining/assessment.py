@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from mining.claims import GOODS_PROPERTY
 from mining.jsonld import jsonld_problem
-from mining.report import synthesize_report
+from mining.report import report_summary
 from mining.scoring import (
     Assessment,
     Contradiction,
@@ -54,7 +54,7 @@ def assess_candidates(
     publishers: list[str],
     as_of: str,
 ) -> list[dict[str, Any]]:
-    """One row a candidate (claims first, then entities), then the report row."""
+    """The report row (its summary), then one row a candidate (claims first, then entities)."""
     assessor = _Assessor(dkg, threshold, publishers, as_of)
     rows: list[dict[str, Any]] = []
     assessments: list[tuple[str, Assessment]] = []
@@ -91,9 +91,10 @@ def assess_candidates(
             entity_verdict(assessment, accepted_refs.get(str(ref)), duplicates)
         assessments.append((cid, assessment))
         rows.append(_row(cid, assessment, duplicates))
-    # The report leads: a tool response capped for size (many candidates) drops rows from
-    # the end, and the run's report must survive it.
-    return [{"report": synthesize_report(assessments), "threshold": threshold}, *rows]
+    # The report's summary leads: a tool response capped for size (many candidates) drops
+    # rows from the end, and it must survive that. Its line per candidate is written from
+    # the rows by whoever reads them (`mining.report.report_lines`), not repeated here.
+    return [{"report": report_summary(assessments), "threshold": threshold}, *rows]
 
 
 class _Assessor:

@@ -51,6 +51,7 @@ from workflows.continuation import (
     continue_due,
     totals_after_this_run,
 )
+from workflows.degradation import with_degraded_lines
 from workflows.model_limits import run_limits
 from workflows.patches import (
     BUDGETS_PATCH,
@@ -61,7 +62,7 @@ from workflows.patches import (
 from workflows.research import ResearchRunner, research_config
 from workflows.research_planner import PLANNER_ROLE
 from workflows.research_synthesis import merged, provenance
-from workflows.review import ReviewBoard
+from workflows.review import ReviewBoard, scored_report
 from workflows.review_and_publish import RunSteps
 from workflows.run_clock import RUN_CLOCK, RunClock
 from workflows.run_log import RunLog, workspace_view
@@ -224,7 +225,8 @@ class MiningWorkflow(RunSteps):
         self._enter(Phase.VALIDATION)
         validation = await self._subagents().validation(self._entries(), self._rules_text)
         await self._score_all(validation.scores)
-        self._ws.synthesizedReport = validation.report
+        report = scored_report(validation.report, list(self._board.candidates.values()))
+        self._ws.synthesizedReport = with_degraded_lines(report, self._ws.degradedSteps)
         self._ws.answer = await self._answer(request)
         await self._remember("validation", validation.notes, folders)
 

@@ -32,6 +32,7 @@ with workflow.unsafe.imports_passed_through():
     import contracts.run_log  # noqa: F401
     import contracts.tools  # noqa: F401
     import mining.jsonld  # noqa: F401
+    import mining.report  # noqa: F401
     import workflows.agent_graphs  # noqa: F401  (its graphs are shared by every run)
     import workflows.agent_loop  # noqa: F401
     import workflows.agent_tools  # noqa: F401

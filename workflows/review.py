@@ -6,6 +6,7 @@ from typing import Any
 
 from contracts.run import Candidate, Decision, DecisionResult, TrustSignals
 from mining.jsonld import jsonld_problem
+from mining.report import report_lines
 
 
 def decision_problem(decision: Decision, candidates: dict[str, Candidate]) -> str | None:
@@ -133,6 +134,17 @@ def resolve_contradictions(candidate: Candidate, decision: Decision, when: str) 
             record.status = "resolved"
             record.resolved_at = when or None
             record.resolution_notes = note
+
+
+def scored_report(summary: str, candidates: list[Candidate]) -> str:
+    """Validation's report: its summary, then a line per candidate as finally scored
+    (the agent's scores and the workflow's own for what the agent left out)."""
+    rows = [
+        {"candidateId": c.id, "accepted": c.accepted, "reasoning": c.reasoning,
+         "trustSignals": c.asset.get("trustSignals") or {}}
+        for c in candidates
+    ]  # fmt: skip
+    return "\n".join([summary, *report_lines(rows)])
 
 
 def apply_score(candidate: Candidate, row: dict[str, Any]) -> None:

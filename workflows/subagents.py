@@ -37,7 +37,6 @@ from workflows.degradation import (
     missing_work,
     model_failure,
     spent_on_failure,
-    with_degraded_lines,
 )
 from workflows.model_limits import agent_options, on_queue
 from workflows.patches import DEGRADE_PATCH, patched
@@ -393,6 +392,7 @@ class SubagentRunner:
         )
         rows = tool_results(out.messages, SCORE_CANDIDATES)
         out.scores = trusted_score_rows(out.messages, candidates)
-        report = next((r["report"] for r in reversed(rows) if "report" in r), out.summary)
-        out.report = with_degraded_lines(report, self._ws.degradedSteps)
+        # The summary of the tool's report (or the agent's own words); the workflow adds
+        # a line per candidate once every candidate is scored (workflows/review.py).
+        out.report = next((r["report"] for r in rows if "report" in r), out.summary)
         return out

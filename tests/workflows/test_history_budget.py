@@ -64,3 +64,9 @@ async def test_a_long_run_keeps_history_small_and_round_trips_few(
     assert all("discoveredAt" in a["provenance"] for a in assets)
     assert all("trustSignals" in a for a in result.candidateAssets)
     assert await executed(handle, "score_candidates") == 1
+    # The report has its summary and a line for every candidate, however many there are
+    # (the score rows a capped tool response keeps are no limit on it).
+    report = result.synthesizedReport.splitlines()
+    assert report[0].startswith(f"Validated {len(result.candidateAssets)} candidates"), report[0]
+    listed = {line.split(":", 1)[0].removeprefix("- ") for line in report if line.startswith("- ")}
+    assert listed == {a["candidateId"] for a in result.candidateAssets}

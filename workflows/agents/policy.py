@@ -30,6 +30,7 @@ from contracts.activity_names import (
     WEB_SEARCH,
 )
 from contracts.tools import search_hit_documents
+from mining.report import report_lines
 from workflows.prompts import ROLE_LINE, read_payload, task_message
 from workflows.workspace import response_rows
 
@@ -276,16 +277,17 @@ def validation(turn: Turn) -> list[Call] | str:
     rows = turn.results(SCORE_CANDIDATES)
     report = next((r["report"] for r in rows if "report" in r), "No candidates to validate.")
     threshold = next((r["threshold"] for r in rows if "threshold" in r), 0.7)
+    scored = [r for r in rows if "candidateId" in r]
     if turn.step == 1:
+        written = "\n".join([report, *report_lines(scored)])
         return [
             turn.call(
                 "write_file",
                 file_path="/research/validation-report.md",
-                content=f"# Validation report\n\n{report}\n",
+                content=f"# Validation report\n\n{written}\n",
             ),
             turn.call("write_todos", todos=_todos([(p, "completed") for p in plan])),
         ]
-    scored = [r for r in rows if "candidateId" in r]
     accepted = [r for r in scored if r["accepted"]]
     notes = [f"accept_threshold: {threshold}"]
     if scored:
