@@ -101,12 +101,14 @@ def compact_schema(schema: dict[str, Any], hidden: tuple[str, ...] = ()) -> dict
 
 
 def tool_view(role: str, tool: Any) -> dict[str, Any]:
-    """`tool` as `role`'s model is shown it (OpenAI function format), built once."""
-    spec = tool if isinstance(tool, dict) else convert_to_openai_tool(tool)
-    function = spec.get("function", spec)
-    name = str(function.get("name"))
+    """`tool` as `role`'s model is shown it (OpenAI function format), built once: the
+    view is found by the tool's name, so a model call after the first converts nothing
+    (converting a tool rebuilds its arguments' JSON schema)."""
+    name = _name(tool)
     view = _views.get((role, name))
     if view is None:
+        spec = tool if isinstance(tool, dict) else convert_to_openai_tool(tool)
+        function = spec.get("function", spec)
         view = {
             "type": "function",
             "function": {
