@@ -38,26 +38,18 @@ async def heartbeating(fn: Callable[..., T], *args: Any) -> T:
 
 
 @asynccontextmanager
-async def stops_on_worker_shutdown() -> AsyncIterator[threading.Event]:
+async def stops_when_cancelled() -> AsyncIterator[threading.Event]:
     """A scope for an activity's threaded reading (`mining/interruption.py`): its work
-    stops between steps once the worker starts shutting down, or once the activity is
-    done or cancelled, so no thread reads on after its activity and holds the process's
-    exit while the server is already gone. The activity then fails as interrupted and
-    Temporal runs it again on the next worker."""
+    stops between steps once the activity ends or is cancelled (Temporal cancels it when
+    the worker's shutdown grace is over), so no thread reads on after its activity and
+    holds the process's exit while the server is already gone. A worker that only starts
+    shutting down lets the reading finish within its grace, as every activity may."""
     stop = threading.Event()
-
-    async def on_shutdown() -> None:
-        await activity.wait_for_worker_shutdown()
-        stop.set()
-
-    watching = asyncio.ensure_future(on_shutdown()) if activity.in_activity() else None
     try:
         with interruptible(stop):
             yield stop
     finally:
         stop.set()
-        if watching is not None:
-            watching.cancel()
 
 
 T = TypeVar("T")

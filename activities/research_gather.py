@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from temporalio import activity
 
 from activities import metrics
-from activities.common import Auditor, stops_on_worker_shutdown
+from activities.common import Auditor, stops_when_cancelled
 from activities.statements import StatementActivities
 from contracts.activity_names import (
     DKG_FIND_RELATED_ASSETS,
@@ -193,7 +193,7 @@ class ResearchGatherActivities:
         beating = asyncio.ensure_future(beat())
         started = time.perf_counter()
         try:
-            async with stops_on_worker_shutdown():
+            async with stops_when_cancelled():
                 result = await self.gather(args, done)
         finally:
             beating.cancel()

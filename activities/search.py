@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from temporalio import activity
 
-from activities.common import Auditor, run_tool, stops_on_worker_shutdown
+from activities.common import Auditor, run_tool, stops_when_cancelled
 from contracts.activity_names import WEB_SEARCH
 from contracts.tools import SearchArgs, ToolResponse
 from mining.interruption import check as check_interrupted
@@ -174,7 +174,7 @@ class SearchActivities:
             ]
             return hits, provenance
 
-        async with stops_on_worker_shutdown():
+        async with stops_when_cancelled():
             return await asyncio.to_thread(
                 run_tool, self._audit, WEB_SEARCH, args.model_dump(), body, (OSError, ValueError)
             )

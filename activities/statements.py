@@ -15,7 +15,7 @@ from typing import Any
 
 from temporalio import activity
 
-from activities.common import Auditor, cap_results, stops_on_worker_shutdown
+from activities.common import Auditor, cap_results, stops_when_cancelled
 from contracts.activity_names import EXTRACT_STATEMENTS
 from contracts.tools import (
     ExtractArgs,
@@ -45,7 +45,7 @@ class StatementActivities:
     @activity.defn(name=EXTRACT_STATEMENTS)
     async def extract_statements(self, args: ExtractArgs) -> ToolResponse:
         started = time.perf_counter()
-        async with stops_on_worker_shutdown():
+        async with stops_when_cancelled():
             kept, filtered, best, skipped = await asyncio.to_thread(self.extract, args)
         for text in skipped:
             activity.logger.warning("not read, over its reading budget: %s", text)

@@ -8,7 +8,7 @@ import contextlib
 import json
 import os
 from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import uvicorn
@@ -26,7 +26,14 @@ from kminer.devserver import (
     stop_stale_server,
     wait_for_port,
 )
-from kminer.supervisor import STOP_SECONDS, Child, DevServerChild, Supervision, WorkerChild
+from kminer.supervisor import (
+    STACK_GRACE_SECONDS,
+    STOP_SECONDS,
+    Child,
+    DevServerChild,
+    Supervision,
+    WorkerChild,
+)
 from kminer.worker import Services, connect, open_services, warm_up, worker_builders
 
 GRACEFUL_STOP_SECONDS = 3  # open requests get this long to finish when the API stops
@@ -161,7 +168,9 @@ async def embedded_stack(
         services = await asyncio.to_thread(open_services, settings)
         await asyncio.to_thread(warm_up, services)
         client = await connect(settings, address, services.engine)
-        workers = [WorkerChild(build) for build in worker_builders(client, settings, services)]
+        grace = min(settings.shutdown_grace_seconds, STACK_GRACE_SECONDS)
+        in_stack = replace(settings, shutdown_grace_seconds=grace)
+        workers = [WorkerChild(build) for build in worker_builders(client, in_stack, services)]
         children: list[Child] = [*workers]
         if server is not None:
             children.insert(0, DevServerChild(server, server_started))

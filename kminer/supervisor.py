@@ -31,6 +31,10 @@ LONGEST_DELAY = 30.0
 CALM = 60.0  # seconds a part must run before its next restart is quick again
 WATCH_SECONDS = 0.5  # how often a dev server process is looked at
 STOP_SECONDS = 5.0
+# In a stack, what a running activity gets to finish when the stack stops: less than the
+# workers' STOP_SECONDS, so Temporal cancels what is still running (a corpus read stops
+# at its next step) and the cancellation reaches the server before the server stops.
+STACK_GRACE_SECONDS = 3.0
 SERVER_START_SECONDS = 60.0
 
 
