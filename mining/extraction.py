@@ -28,8 +28,8 @@ from contracts.tools import SourceDocument, Statement
 from mining.extraction_patterns import Gazetteer, Homonyms, predicate_for
 from mining.implied_agents import acts, gapped_siblings, implied_agents
 from mining.interruption import check as check_interrupted
-from mining.mentions import Mention
-from mining.names import type_family
+from mining.mentions import Mention, contains_run
+from mining.names import normalise_name, type_family
 from mining.nlp import Resolver, mentions_in
 from mining.open_statements import named_over_generic, open_statements
 from mining.parsing import parse
@@ -105,6 +105,30 @@ def _surface(end: Mention) -> str | None:
     return text if text and text.lower() != end.name.lower() and end.start >= 0 else None
 
 
+def _shortened(words: str, name: str) -> bool:
+    """Whether `words` are only a piece of `name` ("Cocoa Board" of "Ghana's Cocoa Board")."""
+    return contains_run(normalise_name(name).split(), normalise_name(words).split())
+
+
+def _called(mentions: list[Mention]) -> dict[str, str]:
+    """{entity name: another name the text gives it}: a name of words of its own ("known
+    as COCOBOD") over a piece of its name ("Cocoa Board" for "Ghana's Cocoa Board")."""
+    called: dict[str, str] = {}
+    for m in sorted(mentions, key=lambda m: (m.name, _shortened(m.text, m.name), m.start)):
+        if (alias := _surface(m)) is not None:
+            called.setdefault(m.name, alias)
+    return called
+
+
+def _text_for(end: Mention, called: dict[str, str]) -> str | None:
+    """What a statement says the text called its end: its own words where they are a name
+    of their own, else the other name the text gave the entity."""
+    own = _surface(end)
+    if own is not None and not _shortened(own, end.name):
+        return own
+    return called.get(end.name) or own
+
+
 def _described(doc: SourceDocument) -> str:
     """A DKG description as a sentence about its asset: 'X is a Chilean producer of ...'."""
     text = " ".join(doc.text.split())
@@ -148,10 +172,7 @@ def read_statements(
     homonyms = Homonyms(gazetteer)
     # Another name the text gives an entity ("Electricite de France (EDF)"), for every
     # statement about it: what it was called where it was named is kept beside it.
-    called: dict[str, str] = {}
-    for m in mentions:
-        if (alias := _surface(m)) is not None:
-            called.setdefault(m.name, alias)
+    called = _called(mentions)
     offset = doc.start if doc.start is not None and not doc.subject else None
     out: list[Statement] = []
     seen: set[tuple[str, str, str, bool]] = set()
@@ -208,12 +229,12 @@ def read_statements(
                     subject=subj.name,
                     subjectUal=subj.ual,
                     subjectType=subj.type,
-                    subjectText=_surface(subj) or called.get(subj.name) or None,
+                    subjectText=_text_for(subj, called),
                     predicate=predicate,
                     object=obj.name,
                     objectUal=obj.ual,
                     objectType=obj.type,
-                    objectText=_surface(obj) or called.get(obj.name) or None,
+                    objectText=_text_for(obj, called),
                     goods=goods.name if goods else None,
                     goodsUal=goods.ual if goods else None,
                     goodsType=goods.type if goods else None,

@@ -103,7 +103,7 @@ def _bare_short_forms(
     return sorted([*found, *extra], key=lambda m: m.start)
 
 
-def _contains(words: list[str], part: list[str]) -> bool:
+def contains_run(words: list[str], part: list[str]) -> bool:
     n = len(part)
     return any(words[i : i + n] == part for i in range(len(words) - n + 1))
 
@@ -122,7 +122,7 @@ def short_forms(found: list[Mention], context: Sequence[Mention] = ()) -> list[M
         if m.ual is None and words:
             for full in longer:
                 full_words = normalise_name(full.name).split()
-                shortened = len(full_words) > len(words) and _contains(full_words, words)
+                shortened = len(full_words) > len(words) and contains_run(full_words, words)
                 if shortened or _initials_of(m.text, full.name):
                     typed = full.family != "concept"  # else keep what NER said of m
                     m = replace(m, name=full.name, family=full.family if typed else m.family,

@@ -72,3 +72,24 @@ def test_capitals_that_spell_no_earlier_name_s_initials_stay_a_name_of_their_own
     assert found.get("BRS", "BRS") == "BRS"
     found = named("The Baltic Rail Safety Board fined Kurzeme Freight. Brsb Oy said nothing.")
     assert found.get("Brsb Oy", "Brsb Oy") == "Brsb Oy"
+
+
+def test_a_name_of_its_own_words_is_carried_over_a_piece_of_the_full_name() -> None:
+    # The document calls the board "Norway's Dairy Board"; this passage shortens it to
+    # "Dairy Board" and gives it a name of its own: that name is what the claim carries.
+    text = "Norway's Dairy Board, known as TINEMELK, buys milk from Fjordland Farms."
+    doc = SourceDocument(text=text, source=SRC, names=["Norway's Dairy Board"])
+    found = read_statements(doc, [], Resolver([]))
+    board = [s for s in found if s.subject == "Norway's Dairy Board"]
+    board += [s for s in found if s.object == "Norway's Dairy Board"]
+    texts = {s.subjectText if s.subject == "Norway's Dairy Board" else s.objectText
+             for s in board}  # fmt: skip
+    assert board and texts == {"TINEMELK"}
+
+
+def test_a_shortened_name_is_still_carried_when_the_text_gives_no_other() -> None:
+    text = "The Dairy Board buys milk from Fjordland Farms."
+    doc = SourceDocument(text=text, source=SRC, names=["Norway's Dairy Board"])
+    found = read_statements(doc, [], Resolver([]))
+    bought = [s for s in found if "Fjordland Farms" in (s.subject, s.object)]
+    assert bought and all("Dairy Board" in (s.subjectText, s.objectText) for s in bought)
