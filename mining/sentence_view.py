@@ -305,7 +305,8 @@ class SentenceView:
             stack.extend(
                 c for c in t.children
                 if c.dep_ in ("compound", "amod", "nmod")
-                or (c.dep_ == "punct" and c.text in ("-", "–"))  # "lithium-ion"
+                or (c.dep_ == "punct" and c.text in HYPHENS)  # "lithium-ion"
+                or _hyphened(c, t)  # "grain-oriented": one word, however parsed
                 or (not (split and t is tok) and (
                     c.dep_ in ("conj", "cc") or (c.dep_ == "punct" and c.text == ",")))
             )  # fmt: skip
@@ -335,6 +336,14 @@ class SentenceView:
         ):
             return []  # "made an offer": one thing done, not goods or a kind of thing
         return [phrase_mention(self.doc[ordered[0] : ordered[-1] + 1], "concept", "DefinedTerm")]
+
+
+HYPHENS = ("-", "\u2013")
+
+
+def _hyphened(word: Any, head: Any) -> bool:
+    """Whether `word` is joined to `head` by a hyphen ("grain" in "grain-oriented")."""
+    return word.i + 2 == head.i and word.doc[word.i + 1].text in HYPHENS
 
 
 def modified_from(head: Any) -> int:

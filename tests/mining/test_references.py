@@ -164,3 +164,8 @@ def test_only_an_it_that_is_its_own_sentence_s_main_subject_carries_the_topic_on
     assert topic("Veltrimab binds Tessin. Reports said it would bind more.") is None
     assert topic("Veltrimab binds Tessin. Regulators approved it.") is None
     assert topic("It binds Tessin. Veltrimab is an antibody.") is None  # nothing before
+
+
+def test_a_hyphenated_word_stays_whole_in_the_goods_a_producer_makes() -> None:
+    found = triples("Nordvik Dairy makes grass-fed butter for ferries on the Baltic.")
+    assert ("Nordvik Dairy", "produces", "grass-fed butter") in found
