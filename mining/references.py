@@ -109,6 +109,34 @@ def continued_topic(tok: Any) -> Any | None:
     return main_subject(tok.doc[tok.sent.start - 1].sent)
 
 
+# Where a pronoun inside a noun phrase stops looking for the phrase it is part of.
+_CLAUSE_POS = frozenset({"VERB", "AUX"})
+# How a noun hangs on the head of its phrase: not a phrase of its own.
+_PHRASE_PART_DEPS = frozenset({"compound", "amod", "nmod", "poss", "npadvmod"})
+
+
+def apposed_it(tok: Any) -> Any | None:
+    """The noun an "it" inside an apposition stands for: "Ferries are built from marine
+    aluminium, and Nordvik Yard, the only builder of it in Norway, ...": a phrase that
+    says what a name is cannot speak of that name, so "it" is the nearest singular noun
+    phrase before the name (marine aluminium), in the same sentence."""
+    if tok.lower_ != "it" or tok.pos_ != "PRON":
+        return None
+    t = tok
+    for _ in range(len(tok.sent)):
+        if t.dep_ == "appos" or t.head.i == t.i or t.pos_ in _CLAUSE_POS:
+            break
+        t = t.head
+    if t.dep_ != "appos" or t.head.i > t.i:
+        return None
+    for at in range(t.head.left_edge.i - 1, tok.sent.start - 1, -1):
+        word = tok.doc[at]
+        if (word.pos_ in ("NOUN", "PROPN") and word.dep_ not in _PHRASE_PART_DEPS
+                and word.tag_ in ("NN", "NNP") and word.ent_type_ != "PERSON"):  # fmt: skip
+            return word
+    return None
+
+
 def _sets_the_scene(tok: Any) -> bool:
     """Whether `tok` is the object of the preposition that opens its sentence: a phrase
     that sets the time or place of what follows, not a party to it."""

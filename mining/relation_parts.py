@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mining.mentions import Mention
+from mining.references import apposed_it
 from mining.relation_lexicon import (
     COMPOUND_OVERRIDES,
     CONCEPT_OBJECT_PREDICATES,
@@ -286,7 +287,12 @@ def _emit(
     cue: str,
 ) -> None:
     objects = sent.entities_at(obj_tok)
-    if not objects and predicate in CONCEPT_OBJECT_PREDICATES:
+    if (noun := apposed_it(obj_tok)) is not None:  # "Y, the only producer of it"
+        # The noun's own phrase only: what the parser coordinated with it may be Y itself.
+        objects = [sent.owner[noun.i]] if noun.i in sent.owner else []
+        if not objects and predicate in CONCEPT_OBJECT_PREDICATES:
+            objects = sent.concept_of(noun)
+    elif not objects and predicate in CONCEPT_OBJECT_PREDICATES:
         objects = sent.concept_at(obj_tok)
     for s in subjects:
         for o in objects:

@@ -294,6 +294,10 @@ class SentenceView:
             return [m for h in heads for m in self._concept(h, split=True)]
         return self._concept(tok, split=False)
 
+    def concept_of(self, tok: Any) -> list[Mention]:
+        """The concept `tok`'s own noun phrase names, nothing coordinated with it."""
+        return self._concept(tok, split=True)
+
     def _concept(self, tok: Any, split: bool) -> list[Mention]:
         core: set[int] = set()
         stack = [tok]

@@ -166,6 +166,21 @@ def test_only_an_it_that_is_its_own_sentence_s_main_subject_carries_the_topic_on
     assert topic("It binds Tessin. Veltrimab is an antibody.") is None  # nothing before
 
 
+def test_it_inside_an_apposition_is_the_noun_phrase_before_the_name_it_describes() -> None:
+    # "the largest producer of it" cannot be of Sodra Cell itself: it is the wood pulp.
+    found = triples("Paper mills need wood pulp, and Sodra Cell, the largest producer of it "
+                    "in Europe, cut output.")  # fmt: skip
+    assert ("Sodra Cell", "produces", "wood pulp") in found
+    found = triples("Publishers print on coated paper, and Sappi, the main producer of it, "
+                    "closed a mill.")  # fmt: skip
+    assert ("Sappi", "produces", "coated paper") in found
+
+
+def test_it_inside_an_apposition_with_no_noun_before_the_name_stands_for_nothing() -> None:
+    found = triples("Sappi, the main producer of it, closed a mill in Gratkorn.")
+    assert not [t for t in found if t[1] == "produces"]
+
+
 def test_a_hyphenated_word_stays_whole_in_the_goods_a_producer_makes() -> None:
     found = triples("Nordvik Dairy makes grass-fed butter for ferries on the Baltic.")
     assert ("Nordvik Dairy", "produces", "grass-fed butter") in found
