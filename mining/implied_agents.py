@@ -10,7 +10,7 @@ included) whose subject is a named party. Pure over the parse; no verb is listed
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from mining.mentions import Mention
@@ -84,6 +84,80 @@ def implied_agents(sent: Any, inside: list[Mention], earlier: list[Act]) -> list
     return out
 
 
+# How English says a party did what the clause before says another did (closed class):
+# "Z followed (suit)", "Z did the same", "Z did likewise".
+_SAME_ACT = {"follow": frozenset({"suit"}), "do": frozenset({"same", "likewise", "so"})}
+# What may hang on such a verb without giving it an act of its own: the time it was done.
+_TIME_ENTS = frozenset({"DATE", "TIME"})
+_BARE_DEPS = frozenset({"nsubj", "aux", "neg", "punct", "cc", "conj", "advmod", "npadvmod",
+                        "mark"})  # fmt: skip
+
+
+def _repeats_an_act(verb: Any) -> bool:
+    """Whether `verb` says its subject did the act said before, and nothing more: "Z
+    followed on 21 October", never "Z followed with a ban of its own" or "Z followed Y"."""
+    said = _SAME_ACT.get(verb.lemma_.lower())
+    # A clause of its own: the sentence's, a coordinated one, or one the parser hung on a
+    # clause after it ("Z followed on 21 October; both applied ...": a ccomp of "applied").
+    own = verb.dep_ in ("ROOT", "conj", "parataxis") or (
+        verb.dep_ == "ccomp" and verb.head.i > verb.i
+    )
+    if said is None or verb.pos_ not in ("VERB", "AUX") or not own:
+        return False
+    marked = verb.lemma_.lower() != "do"  # "did" alone says nothing
+    for c in verb.children:
+        if c.dep_ in ("dobj", "advmod") and c.lemma_.lower() in said:
+            marked = True
+        elif c.dep_ == "prep":
+            if not all(g.ent_type_ in _TIME_ENTS for g in c.children if g.dep_ == "pobj"):
+                return False
+        elif c.dep_ not in _BARE_DEPS:
+            return False
+    return marked
+
+
+def same_acts(sent: Any, inside: list[Mention], relations: list[Relation]) -> list[Relation]:
+    """'The Swedish Transport Agency fined Baltic Ferry Lines on 3 May, and the Danish
+    Maritime Authority followed on 9 June': the follower did the same act to the same
+    parties. What the sentence says before the follower between its first party (the
+    subject of the clause followed, else the party it names first) and another party is
+    said of the follower too, in the first party's slot."""
+    out: list[Relation] = []
+    for verb in sent:
+        if not _repeats_an_act(verb):
+            continue
+        subjects = [c for c in verb.children if c.dep_ == "nsubj" and c.i < verb.i]
+        follower = _named(subjects[-1], inside) if subjects else None
+        if follower is None or follower.family not in ACTOR_FAMILIES:
+            continue
+        earlier = [r for r in relations if r.object.end <= follower.start
+                   and r.subject.end <= follower.start and not r.hedged]  # fmt: skip
+        if not earlier:
+            continue
+        first = _followed_party(verb, inside)
+        if first is None:
+            first = min((m for r in earlier for m in (r.subject, r.object)), key=lambda m: m.start)
+        if first.family not in ACTOR_FAMILIES or first.name == follower.name:
+            continue
+        for r in earlier:
+            ends = (r.subject.name, r.object.name)
+            if first.name not in ends or follower.name in ends:
+                continue
+            leads = r.subject.name == first.name
+            subj, obj = (follower, r.object) if leads else (r.subject, follower)
+            out.append(replace(r, subject=subj, object=obj, negated=is_negated(verb),
+                               hedged=is_hedged(verb), method=METHOD))  # fmt: skip
+    return out
+
+
+def _followed_party(verb: Any, inside: list[Mention]) -> Mention | None:
+    """The named subject of the clause `verb` is coordinated with, if the parse says so."""
+    if verb.dep_ != "conj":
+        return None
+    subjects = [c for c in verb.head.children if c.dep_ == "nsubj"]
+    return _named(subjects[0], inside) if subjects else None
+
+
 def gapped(verb: Any, subject: Mention, inside: list[Mention]) -> list[Mention]:
     """The subjects of the clauses that leave `verb` out after it ("X was fined 9.8
     million euros, Y 7.5 million euros and Z 6.5 million"): named parties, as `subject`
@@ -132,4 +206,4 @@ def _reaches_without_clause(tok: Any, verb: Any) -> bool:
     return False
 
 
-__all__ = ["Act", "acts", "gapped", "gapped_siblings", "implied_agents"]
+__all__ = ["Act", "acts", "gapped", "gapped_siblings", "implied_agents", "same_acts"]

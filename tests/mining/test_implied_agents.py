@@ -4,6 +4,9 @@ listed anywhere."""
 
 from __future__ import annotations
 
+from contracts.tools import SourceDocument
+from mining.extraction import read_statements
+from mining.nlp import Resolver
 from tests.mining.extraction_reading import read_events
 
 LEAD = "The Freedonian regulator, Sylvania, has fined three miners for rigging bids."
@@ -60,3 +63,42 @@ def test_a_later_clause_with_its_own_verb_is_no_gap() -> None:
         f"{LEAD} Osterra Mining was fined 9 million euros, and Kalvik Metals paid 7 million euros."
     )
     assert ("Sylvania", "Kalvik Metals") not in {(s, o) for s, _, o in found}
+
+
+# "Z followed", "Z did the same": English leaves the act out when a second party does it.
+def _pairs(text: str) -> set[tuple[str, str, bool]]:
+    found = read_statements(SourceDocument(text=text, source="https://x.org/a"), [], Resolver([]))
+    return {(s.subject, s.object, s.negated) for s in found}
+
+
+def test_a_party_that_followed_did_the_same_act_to_the_same_party() -> None:
+    found = _pairs("The Swedish Transport Agency fined Baltic Ferry Lines on 3 May, and the "
+                   "Danish Maritime Authority followed on 9 June.")  # fmt: skip
+    assert ("Danish Maritime Authority", "Baltic Ferry Lines", False) in found
+
+
+def test_did_the_same_repeats_the_act_in_whichever_slot_the_first_party_had() -> None:
+    found = _pairs("The British Library bought papers from Penguin Books, and the Bodleian "
+                   "Library did the same.")  # fmt: skip
+    assert ("Penguin Books", "Bodleian Library", False) in found
+
+
+def test_a_party_that_did_not_follow_is_said_not_to_have_done_it() -> None:
+    found = _pairs("The British Library sued Penguin Books, and the Bodleian Library did "
+                   "not follow.")  # fmt: skip
+    assert ("Bodleian Library", "Penguin Books", True) in found
+
+
+def test_following_with_an_act_of_its_own_or_following_someone_repeats_nothing() -> None:
+    found = _pairs("The British Library bought papers from Penguin Books, and the Bodleian "
+                   "Library followed with a purchase from Faber.")  # fmt: skip
+    assert not {p for p in found if "Bodleian Library" in p[:2] and "Penguin Books" in p[:2]}
+    found = _pairs("Nordic Rail sued Baltic Freight Lines, and Oresund Trains followed "
+                   "Nordic Rail into the market.")  # fmt: skip
+    assert ("Oresund Trains", "Baltic Freight Lines", False) not in found
+
+
+def test_a_follower_in_a_clause_closed_by_a_semicolon_did_the_same() -> None:
+    found = _pairs("The Swedish Transport Agency fined Baltic Ferry Lines on 3 May, and the "
+                   "Danish Maritime Authority followed on 9 June; both cited safety.")  # fmt: skip
+    assert ("Danish Maritime Authority", "Baltic Ferry Lines", False) in found
