@@ -43,7 +43,6 @@ from contracts.research import (
     SubtaskOutcome,
 )
 from contracts.tools import ExtractArgs, SourceDocument, Statement, search_hit_documents
-from mining.interruption import Interrupted
 from mining.research_findings import (
     NEIGHBOURHOOD_ROWS,
     memory_outcome,
@@ -156,8 +155,6 @@ class ResearchGatherActivities:
                 started = time.time()
                 try:
                     outcome = await asyncio.to_thread(self.run_one, q, args)
-                except Interrupted:
-                    raise  # not a failed sub-question: the whole group runs again
                 except Exception as exc:  # noqa: BLE001  (a failed sub-question is recorded)
                     outcome = SubtaskOutcome(
                         id=q.id,

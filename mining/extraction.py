@@ -184,7 +184,7 @@ def read_statements(
     for sent in parsed.sents:
         if sent.start_char < len(lead_in):
             continue
-        check_interrupted()  # a worker shutting down stops here, between sentences
+        check_interrupted()  # a cancelled activity's reading stops here, between sentences
         if time.monotonic() > deadline:
             raise ReadingOverBudget(f"{doc.source} {doc.passageId or ''}: over {budget_s:g} s")
         inside = [m for m in mentions if m.start >= sent.start_char and m.end <= sent.end_char]
