@@ -16,8 +16,9 @@ from temporalio.testing import ActivityEnvironment
 
 from activities.common import Auditor
 from activities.research_gather import ResearchGatherActivities
-from contracts.research import GatherArgs, ResearchQuestion, ResearchTaskStatus
+from contracts.research import GatherArgs, ResearchTaskStatus
 from mining.interruption import check
+from tests.activities.test_research_plan import questions
 
 STEP_S = 0.01
 
@@ -43,13 +44,6 @@ class SlowCorpus:
             return []
         finally:
             self.ended.set()
-
-
-def questions(*texts: str) -> list[ResearchQuestion]:
-    return [
-        ResearchQuestion(id=i, question=t, node_type="document_search", execution_priority=2)
-        for i, t in enumerate(texts, start=1)
-    ]
 
 
 async def test_a_cancelled_step_ends_its_long_read_and_keeps_what_finished() -> None:
