@@ -120,12 +120,15 @@ async function loadRun(runId, summary = null) {
   return view;
 }
 
+// The run takes focus at once, before the API answers: a slow answer (a finished run's
+// history replayed on a busy worker) must not leave focus on the hidden Runs view.
 async function openRun(runId, summary = null) {
   showView("chat");
-  const view = await loadRun(runId, summary);
-  activate(view);
+  const view = addRun(runId, { query: summary?.query || "", tags: summary?.domainTags });
   view.el.scrollIntoView({ block: "start" });
   view.el.focus({ preventScroll: true });
+  await loadRun(runId, summary);
+  activate(view);
 }
 
 const tagBar = new TagBar({ chips: $("#tag-chips"), input: $("#custom-tag"),
