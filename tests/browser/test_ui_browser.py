@@ -27,8 +27,8 @@ from tests.support.ui_pages import (
     Steps,
     card,
     collect_errors,
-    failure_shots,
     pending_ids,
+    recorded,
 )
 
 RUN_SECONDS = RUN_MS
@@ -266,7 +266,7 @@ async def test_ask_watch_review_and_publish_in_the_browser(
     errors = collect_errors(page)
     steps = Steps(page, ARTIFACTS / f"ui-{width}x{height}")
     token = bearer("admin", "ui-tester")["Authorization"].split()[1]
-    try:
+    async with recorded(steps, closing=(context,)):
         await page.goto(sign_in_link(stack.api_url or "", token))
         await expect(page.locator("#who")).to_have_text("Signed in as ui-tester (admin)")
         assert "token=" not in page.url, "the token must leave the address bar"
@@ -282,11 +282,6 @@ async def test_ask_watch_review_and_publish_in_the_browser(
         await approve_and_reject(page, steps, second, third)
         await decide_rest_and_see_published(page, steps)
         await runs_and_memory(page, steps, run_id)
-    except Exception:
-        await failure_shots(steps)
-        raise
-    finally:
-        await context.close()
     assert errors == [], errors
 
 

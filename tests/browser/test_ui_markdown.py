@@ -67,7 +67,7 @@ async def test_markdown_shows_structure_and_runs_nothing(
         ["https://tracker.example/pixel.png", "_blank", "noopener noreferrer"],
     ]
     assert "[a trick](javascript:alert(1))" in shown["text"], "not a link, shown as written"
-    assert '<script>window.pwned = 2</script>' in shown["text"], "raw HTML shows as text"
+    assert "<script>window.pwned = 2</script>" in shown["text"], "raw HTML shows as text"
     assert shown["images"] == 0 and shown["scripts"] == 0
     assert pwned is None
     assert not [url for url in fetched if "tracker.example" in url]

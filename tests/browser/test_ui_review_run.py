@@ -25,10 +25,10 @@ from tests.support.ui_pages import (
     axe_violations,
     card,
     collect_errors,
-    failure_shots,
     focused,
     meter_contrast,
     pending_ids,
+    recorded,
     sideways_overflow,
     sign_in,
     small_targets,
@@ -57,7 +57,7 @@ async def test_a_run_reviewed_on_a_desktop_and_followed_on_a_phone(
     errors = collect_errors(desk) + collect_errors(phone)
     steps = Steps(desk, ARTIFACTS / "ui-run-1280x800")
     phone_steps = Steps(phone, ARTIFACTS / "ui-run-390x844")
-    try:
+    async with recorded(steps, phone_steps, closing=(desk_context, phone_context)):
         await sign_in(desk, base, token, "ada (admin)")
         run_id = await ask(desk, steps)
         await sign_in(phone, base, token, "ada (admin)")
@@ -75,12 +75,6 @@ async def test_a_run_reviewed_on_a_desktop_and_followed_on_a_phone(
         await runs_list_and_reload(desk, steps, run_id)
         await phone_after_review(phone, phone_steps)
         await cancel_a_run(phone, phone_steps)
-    except Exception:
-        await failure_shots(steps, phone_steps)
-        raise
-    finally:
-        await desk_context.close()
-        await phone_context.close()
     assert errors == [], errors
 
 

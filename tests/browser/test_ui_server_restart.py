@@ -21,7 +21,7 @@ from contracts.run import Decision
 from kminer.config import Settings
 from kminer.devserver import LOOPBACK, free_port
 from kminer.stack import Stack, api_listening, embedded_stack, make_api_server
-from tests.support.ui_pages import ARTIFACTS, QUESTION, RUN_MS, VIEWPORTS, Steps, failure_shots
+from tests.support.ui_pages import ARTIFACTS, QUESTION, RUN_MS, VIEWPORTS, Steps, recorded
 from workflows.mining import MiningWorkflow
 
 
@@ -67,7 +67,7 @@ async def test_after_a_server_restart_the_completed_run_opens_completed(
         context = await browser.new_context(viewport={"width": width, "height": height})
         page = await context.new_page()
         steps = Steps(page, ARTIFACTS / f"ui-restart-{width}x{height}")
-        try:
+        async with recorded(steps, closing=(context,)):
             await page.goto(sign_in_link(base, token))
             await expect(page.locator("#who")).to_have_text("Signed in as ada (admin)")
             await page.get_by_label("Your question").fill(QUESTION)
@@ -100,8 +100,3 @@ async def test_after_a_server_restart_the_completed_run_opens_completed(
             await expect(run.locator(".published-list .ual").first).to_be_visible()
             await expect(run.locator(".card-pending")).to_have_count(0)
             await steps.shot("completed-after-the-restart")
-        except Exception:
-            await failure_shots(steps)
-            raise
-        finally:
-            await context.close()

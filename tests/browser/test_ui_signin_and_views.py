@@ -23,9 +23,9 @@ from tests.support.ui_pages import (
     Steps,
     axe_violations,
     collect_errors,
-    failure_shots,
     focus_ring_contrast,
     focused,
+    recorded,
     sideways_overflow,
     sign_in,
     small_targets,
@@ -98,17 +98,12 @@ async def test_tags_runs_filters_back_and_keyboard(
     errors = collect_errors(page, allowed=("400",))
     steps = Steps(page, ARTIFACTS / f"ui-views-{width}x{height}")
     headers = bearer("admin", "ada")
-    try:
+    async with recorded(steps, closing=(context,)):
         await sign_in(page, stack.api_url or "", headers["Authorization"].split()[1], "ada (admin)")
         await tags_as_the_api_checks_them(page, stack, headers, steps)
         await runs_filters(page, steps)
         await back_within_the_app(page, stack)
         await keyboard_only(page, steps)
-    except Exception:
-        await failure_shots(steps)
-        raise
-    finally:
-        await context.close()
     assert errors == [], errors
 
 

@@ -8,6 +8,7 @@ import io
 import os
 import shutil
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import pytest
 from PIL import Image
 from playwright.async_api import (
     Browser,
+    BrowserContext,
     ConsoleMessage,
     Locator,
     Page,
@@ -87,10 +89,19 @@ class Steps:
                     raise
 
 
-async def failure_shots(*flows: Steps) -> None:
-    """What each flow's page showed when the test failed: `failure.png` beside its steps."""
-    for steps in flows:
-        await steps.page.screenshot(path=steps.folder / "failure.png", full_page=True)
+@asynccontextmanager
+async def recorded(*flows: Steps, closing: tuple[BrowserContext, ...]) -> AsyncIterator[None]:
+    """Runs a test's flows: when one fails, what each flow's page showed is kept as
+    `failure.png` beside its steps; the browser contexts are closed either way."""
+    try:
+        yield
+    except Exception:
+        for steps in flows:
+            await steps.page.screenshot(path=steps.folder / "failure.png", full_page=True)
+        raise
+    finally:
+        for context in closing:
+            await context.close()
 
 
 def collect_errors(page: Page, allowed: tuple[str, ...] = ()) -> list[str]:
