@@ -92,9 +92,35 @@ class LocalModel(TemporalModel):
         yield ChatGenerationChunk(message=_as_message_chunk(result.generations[0].message))
 
 
+class ClockedModel(TemporalModel):
+    """The plugin's queued model call, whose result moves the run's clock on.
+
+    The call is a non-local activity that the plugin schedules, not `RunClock.activity`:
+    live, its result may come in the same workflow task as a late local activity's, and
+    the clock would go on holding that activity's start for what the run stamps next (its
+    log entries), where a replay reads the task's time (workflows/run_clock.py)."""
+
+    async def _agenerate(self, *args: Any, **kwargs: Any) -> ChatResult:
+        try:
+            return await super()._agenerate(*args, **kwargs)
+        finally:
+            run_clock().moved()
+
+    async def _astream(self, *args: Any, **kwargs: Any) -> Any:
+        stream = super()._astream(*args, **kwargs)
+        while True:
+            try:
+                chunk = await anext(stream)  # the plugin yields once its activity returned
+            except StopAsyncIteration:
+                return
+            finally:
+                run_clock().moved()
+            yield chunk
+
+
 def model_for(name: str, options: dict[str, Any]) -> TemporalModel:
     """The durable model of a run: local calls for the rules policy when its options send
     the calls to no model queue of their own."""
     if name == LOCAL_POLICY and "task_queue" not in options:
         return LocalModel(model=name, activity_options=dict(options))
-    return TemporalModel(model=name, activity_options=dict(options))
+    return ClockedModel(model=name, activity_options=dict(options))

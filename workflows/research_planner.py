@@ -3,7 +3,8 @@
 The model answers with a JSON plan validated against seed 004's `ResearchQuestion`
 fields; an invalid answer gets one repair turn naming what was wrong; a second invalid
 answer (or a budget stop) leaves the caller to use the deterministic plan. The model
-call is the plugin's `TemporalModel`, so it is a `deepagents.invoke_model` activity,
+call is the plugin's `TemporalModel` (as `ClockedModel`, whose result moves the run's
+clock on), so it is a `deepagents.invoke_model` activity,
 counted in the run's usage and checked against its budget like every agent's call.
 The question itself is always sub-question 1 (searched at discovery's breadth), so a
 model's plan never reads less than one search would have.
@@ -21,12 +22,12 @@ from contracts.model_calls import ModelLimits
 from contracts.research import NodeType, PlanResult, ResearchQuestion
 from workflows.budget import BudgetExceeded
 from workflows.degradation import model_failure
+from workflows.local_model import ClockedModel
 from workflows.model_limits import on_queue, planner_options
 from workflows.patches import DEGRADE_PATCH, patched
 
 with workflow.unsafe.imports_passed_through():
     from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
-    from temporalio.deepagents import TemporalModel
 
 PLANNER_ROLE = "research-planner"
 PLANNER = """You are the research-planner subagent of Knowledge Miner.
@@ -110,7 +111,7 @@ async def model_plan(
     """(the model's valid plan or None, what went wrong on the way, why the model failed
     for good when it did); `model_queue`: where the model calls run (None: the run's own
     queue), `limits`: their timeouts and attempts (workflows/model_limits.py)."""
-    chat = TemporalModel(
+    chat = ClockedModel(
         model=model, activity_options=on_queue(planner_options(limits), model_queue)
     )
     messages: list[Any] = [

@@ -14,7 +14,8 @@ long as workflow time stays where the activity's return left it: the code that r
 from the result reads the same time live and in replay. A later workflow task (an
 activity's or timer's result, a signal or an update) moves workflow time on, and the
 clock reads it again; so does a non-local activity's result (`moved`), which a live run
-may be handed in the same workflow task as a late local one.
+may be handed in the same workflow task as a late local one: the run's own activities
+(`activity`) and the model calls the plugin queues (`workflows.local_model.ClockedModel`).
 
 Each run has its own clock (`MiningWorkflow._clock`); `RUN_CLOCK` hands it to the code
 that runs on the run's tasks (agent tools, the local model), as `RUN_SCOPE` does the ledger.

@@ -95,3 +95,65 @@ def test_without_local_activities_it_reads_workflow_time(monkeypatch: pytest.Mon
 def test_outside_a_run_there_is_no_run_clock() -> None:
     with pytest.raises(RuntimeError, match="outside a run"):
         run_clock.run_clock()
+
+
+class ModelCall:
+    """The plugin's queued model call: an activity whose result arrives in the same
+    workflow task as a late local activity's (workflow time stays where that one left it)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from langchain_core.messages import AIMessage, AIMessageChunk
+        from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+        from temporalio.deepagents import TemporalModel
+
+        self.calls = 0
+
+        async def generate(model: Any, *args: Any, **kwargs: Any) -> ChatResult:
+            self.calls += 1
+            return ChatResult(generations=[ChatGeneration(message=AIMessage("plan"))])
+
+        async def stream(model: Any, *args: Any, **kwargs: Any) -> Any:
+            self.calls += 1
+            yield ChatGenerationChunk(message=AIMessageChunk("plan"))
+
+        monkeypatch.setattr(TemporalModel, "_agenerate", generate)
+        monkeypatch.setattr(TemporalModel, "_astream", stream)
+
+
+async def held_clock(monkeypatch: pytest.MonkeyPatch) -> tuple[WorkflowTime, RunClock]:
+    time = WorkflowTime(monkeypatch)
+    clock = RunClock(time.read)
+    run_clock.RUN_CLOCK.set(clock)
+    time.returns_at = T0 + timedelta(seconds=3)
+    await clock.local_activity("load_memory_notes")
+    assert clock.now() == T0
+    return time, clock
+
+
+async def test_a_model_call_the_plugin_queues_moves_the_clock_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from workflows.local_model import ClockedModel, model_for
+
+    call = ModelCall(monkeypatch)
+    _, clock = await held_clock(monkeypatch)
+    model = model_for("gpt-4o-mini", {})
+    assert isinstance(model, ClockedModel)
+    result = await model._agenerate([])
+    assert result.generations[0].message.content == "plan"
+    assert clock.now() == T0 + timedelta(seconds=3)
+    assert call.calls == 1
+
+
+async def test_a_streamed_model_call_moves_the_clock_on_before_its_chunk_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from workflows.local_model import ClockedModel
+
+    ModelCall(monkeypatch)
+    _, clock = await held_clock(monkeypatch)
+    read: list[datetime] = []
+    async for chunk in ClockedModel(model="gpt-4o-mini")._astream([]):
+        read.append(clock.now())  # what the code that takes the chunk stamps with
+        assert chunk.message.content == "plan"
+    assert read == [T0 + timedelta(seconds=3)]
