@@ -225,6 +225,15 @@ class Candidate(BaseModel):
     contradictions: list[ContradictionRecord] = Field(default_factory=list)
 
 
+
+def auto_review_reason(candidate: Candidate) -> str:
+    """Why review "auto" rejects a candidate validation did not accept: a claim validation
+    proposed to a reviewer is rejected for publishing only, and the answer still reports
+    it (mining/answer.py); anything else was not accepted."""
+    signals = candidate.asset.get("trustSignals") or {}
+    return AUTO_REVIEW_PROPOSED if signals.get("proposed") else "not accepted by validation"
+
+
 class Todo(BaseModel):
     content: str
     status: str = "pending"

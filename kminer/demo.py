@@ -10,7 +10,7 @@ import time
 import httpx
 from temporalio.service import RPCError
 
-from contracts.run import Decision, MiningRequest
+from contracts.run import Decision, MiningRequest, auto_review_reason
 from kminer.config import Settings, load_settings
 from kminer.stack import StackError, embedded_stack, read_stack_file
 from storage.dkg.embedded import EmbeddedDkg
@@ -76,9 +76,10 @@ async def run_demo(settings: Settings) -> int:
             say("\ncandidates:")
             for c in ws.candidates:
                 ts = c.asset.get("trustSignals", {})
+                verdict = "ACCEPT" if c.accepted else "proposed" if ts.get("proposed") else "reject"
                 say(
                     f"  {c.id}  {c.kind:6}  confidence {ts.get('confidence')}  "
-                    f"{'ACCEPT' if c.accepted else 'reject'}  {c.asset.get('name')}"
+                    f"{verdict}  {c.asset.get('name')}"
                 )
                 evidence = (c.asset.get("provenance") or {}).get("evidence") or []
                 sources = sorted({e.get("source") for e in evidence if isinstance(e, dict)})
@@ -86,16 +87,19 @@ async def run_demo(settings: Settings) -> int:
                     + ", ".join(s for s in sources if s))  # fmt: skip
                 if not c.accepted:
                     why = [
-                        r.removeprefix("rejected: ")
+                        r.split(": ", 1)[-1]
                         for r in c.reasoning
-                        if r.startswith("rejected")
+                        if r.startswith(("rejected", "proposed for review"))
                     ]
-                    say(f"      why not: {'; '.join(why)}")
+                    say(f"      why not accepted: {'; '.join(why)}")
+            # The demo's reviewer decides as review "auto" does: it approves what validation
+            # accepted, and rejects the rest for publishing only, so the answer still
+            # reports the claims validation proposed, hedged by their support.
             decisions = [
                 Decision(
                     candidateId=c.id,
                     action="approve" if c.accepted else "reject",
-                    reason=None if c.accepted else "below threshold",
+                    reason=None if c.accepted else auto_review_reason(c),
                     reviewer="demo",
                 )
                 for c in ws.candidates

@@ -82,8 +82,12 @@ class Progress:
             print(f"  awaiting review of {len(pending)} candidates:", file=self._out)
             for c in ws.candidates:
                 if c.id in pending:
-                    conf = (c.asset.get("trustSignals") or {}).get("confidence")
+                    signals = c.asset.get("trustSignals") or {}
+                    conf = signals.get("confidence")
+                    # Validation's verdict; "proposed": short of evidence only, for a reviewer.
                     verdict = "accept" if c.accepted else "reject"
+                    if not c.accepted and signals.get("proposed"):
+                        verdict = "proposed"
                     print(f"    {c.id} {conf} {verdict}: {c.asset.get('name')}", file=self._out)
             print(
                 f"  decide with: kminer review {ws.runId} --approve ID | --reject ID",

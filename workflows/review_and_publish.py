@@ -22,7 +22,6 @@ from contracts.activity_names import (
     SCORE_CANDIDATES,
 )
 from contracts.run import (
-    AUTO_REVIEW_PROPOSED,
     Answer,
     Candidate,
     Decision,
@@ -32,6 +31,7 @@ from contracts.run import (
     PublishedAsset,
     RuntimeConfig,
     Workspace,
+    auto_review_reason,
 )
 from contracts.tools import (
     AnswerArgs,
@@ -167,7 +167,7 @@ class RunSteps(LoggedRun):
                 Decision(
                     candidateId=candidate.id,
                     action="approve" if candidate.accepted else "reject",
-                    reason=None if candidate.accepted else _auto_reason(candidate),
+                    reason=None if candidate.accepted else auto_review_reason(candidate),
                     reviewer="auto",
                 )
                 for candidate in board.candidates.values()
@@ -295,9 +295,3 @@ def decided_event(decisions: list[Decision]) -> dict[str, Any]:
         },
     }
 
-
-def _auto_reason(candidate: Candidate) -> str:
-    """Why review "auto" rejects a candidate: a claim validation proposed to a reviewer
-    is kept in the answer (mining/answer.py), anything else was not accepted."""
-    signals = candidate.asset.get("trustSignals") or {}
-    return AUTO_REVIEW_PROPOSED if signals.get("proposed") else "not accepted by validation"

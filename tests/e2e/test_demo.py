@@ -33,5 +33,11 @@ def test_demo_publishes_and_finds_its_assets_by_sparql_twice_in_a_row(tmp_path: 
         found = int(re.search(r"SPARQL finds (\d+) of them", done.stdout).group(1))
         assert published >= 1 and found == published
         assert "reviewer (decide update)" in done.stdout
+        # The answer names the suppliers the question asks for: the claims validation
+        # proposed to the reviewer are reported with their support, not only the accepted.
+        assert re.search(r"^  cand-\w+ +claim +confidence [\d.]+ +proposed ", done.stdout, re.M)
+        answer = re.search(r"^answer: (.*)$", done.stdout, re.M).group(1)
+        assert re.search(r"and \d+ proposed for review", answer), answer
+        assert "One source reports" in answer and "Tianqi Lithium" in answer, answer
         assert "/memories/knowledge/supply_chain/discovery-notes.md" in done.stdout
     assert not (tmp_path / "demo" / "stack.json").exists()
