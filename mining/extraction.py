@@ -27,6 +27,7 @@ from typing import Any
 from contracts.tools import SourceDocument, Statement
 from mining.extraction_patterns import Gazetteer, Homonyms, predicate_for
 from mining.implied_agents import acts, gapped_siblings, implied_agents, same_acts
+from mining.instrument_acts import instrument_acts
 from mining.interruption import check as check_interrupted
 from mining.mentions import Mention, contains_run
 from mining.names import normalise_name, type_family
@@ -206,6 +207,7 @@ def read_statements(
                   if frozenset((r.subject.name, r.object.name)) not in refused
                   or len((r.cue or "").split()) > 1]  # fmt: skip
         relations = named_over_generic(relations, opened)
+        relations += instrument_acts(sent, relations)  # "A issued D, which ordered B"
         relations += same_acts(sent, inside, relations)  # "..., and Z followed"
         if siblings := gapped_siblings(sent, inside):  # "X was fined A, Y B": X, Y parallel
             relations = [r for r in relations
