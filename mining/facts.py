@@ -292,9 +292,22 @@ def spread(ranked: list[Fact]) -> list[Fact]:
         said = f.statements[0].sentence if f.statements else ""
         if said:
             sentences[said] = sentences.get(said, -1) + 1
-        rounds.append(max(subjects[f.subject.key], sentences.get(said, 0)))
+        # A malformed relation waits for every well-formed one (`is_malformed`).
+        malformed = len(ranked) if is_malformed(f.predicate) else 0
+        rounds.append(max(subjects[f.subject.key], sentences.get(said, 0)) + malformed)
     order = sorted(range(len(ranked)), key=lambda n: (rounds[n], n))
     return [ranked[n] for n in order]
+
+
+def is_malformed(predicate: str) -> bool:
+    """A relation in its source's own words is a verb with its particles and nouns
+    ("took in the fix", "shipped the fix"); one holding a number took a version or a
+    figure that belongs to an end ("ship in 115.2.2"), and one whose word comes twice
+    running joined two attachments as one ("take in in"): a misreading, not a relation."""
+    words = predicate.split()
+    if any(ch.isdigit() for ch in predicate):
+        return True
+    return any(a == b for a, b in zip(words, words[1:], strict=False))
 
 
 def select(ranked: list[Fact], limit: int) -> list[Fact]:
