@@ -73,8 +73,9 @@ quality: install
 mutation: install
 	$(BIN)/python bench/mutation.py
 
-# The demo question mined by a real model: KM_BENCH_MODEL_URL=http://127.0.0.1:8080/v1
-# make real-model (README "With a local model"); without the variable it says so and exits 0.
+# The demo question and one question of each shared labeled set mined by a real model:
+# KM_BENCH_MODEL_URL=http://127.0.0.1:8080/v1 make real-model (README "With a local model");
+# without the variable it says so and exits 0.
 real-model: install
 	$(BIN)/python bench/real_model.py
 

@@ -1,16 +1,21 @@
-"""The demo question mined by a real model behind an OpenAI-compatible server (issue 25).
+"""The demo question and one question of each labeled set mined by a real model (issue 25).
 
     KM_BENCH_MODEL_URL=http://127.0.0.1:8080/v1 [KM_BENCH_MODEL=<name>] \\
-        .venv/bin/python bench/real_model.py [--no-record]
+        .venv/bin/python bench/real_model.py [--set PATH ...] [--no-sets] [--no-record]
 
 Mines the demo question on the embedded stack with the model at KM_BENCH_MODEL_URL
 (KM_BENCH_MODEL names it; unset, the server's first listed model), the offline MiniLM
 for relevance, and the worker's KM_MODEL_* limits (a small model on CPU wants
-KM_MODEL_CALL_TIMEOUT_SECONDS=1200 KM_MODEL_HEARTBEAT_SECONDS=60). Prints the run's
-phase and wall time, model calls, tokens in and out, the tool-schema bytes each
-subagent's calls carried (read from the model-call activities' inputs in the run's
-history), tool calls taken from a reply's text and replies refused, and the degraded
-steps; the figures go to bench/results.json under `real_model`. Nothing is downloaded or
+KM_MODEL_CALL_TIMEOUT_SECONDS=1200 KM_MODEL_HEARTBEAT_SECONDS=60). Then, for each set
+in ../shared/quality-sets/ (or each --set; none with --no-sets), the set's first
+answerable question on a data dir of its own, loaded as a user loads it (`kminer dkg
+load`, `kminer corpus add`; bench/real_model_sets.py), scored by the sets' score.py.
+Prints, per question, the run's phase and wall time, model calls, tokens in and out, the
+tool-schema bytes each subagent's calls carried (read from the model-call activities'
+inputs in the run's history), tool calls taken from a reply's text and replies refused,
+the degraded steps, and for a set's question its quality line (gold-pair recall,
+off-topic, answered). The figures go to bench/results.json under `real_model` (the
+demo's at the top, each set's question under `questions`). Nothing is downloaded or
 installed: without KM_BENCH_MODEL_URL it says so in one line and exits 0.
 """
 
@@ -36,9 +41,11 @@ import httpx  # noqa: E402
 from temporalio.api.enums.v1 import EventType  # noqa: E402
 from temporalio.client import WorkflowHandle  # noqa: E402
 
+from bench.real_model_sets import first_answerable, prepare, score_one, shared_sets  # noqa: E402
 from bench.results_file import record  # noqa: E402
-from contracts.run import MiningRequest  # noqa: E402
-from kminer.config import load_settings  # noqa: E402
+from bench.shared_sets import line  # noqa: E402
+from contracts.run import KnowledgeMinerResponse, MiningRequest  # noqa: E402
+from kminer.config import Settings, load_settings  # noqa: E402
 from kminer.stack import embedded_stack  # noqa: E402
 from temporal_client.runs import start_run  # noqa: E402
 
@@ -75,29 +82,30 @@ async def schema_bytes(handle: WorkflowHandle) -> dict[str, list[int]]:
     return by_role
 
 
-async def measure(url: str, model: str) -> dict[str, Any]:
-    # ChatOpenAI wants a key; a local server ignores it.
-    os.environ.setdefault("OPENAI_API_KEY", "local")
-    with tempfile.TemporaryDirectory(prefix="kminer-bench-real-model-") as tmp:
-        base = load_settings(Path(tmp) / "data")
-        settings = replace(
-            base, temporal_address=None, model_name=model, openai_base_url=url,
-            embeddings="minilm",
+def model_settings(data_dir: Path, url: str, model: str) -> Settings:
+    """The data dir's settings with the served model and the offline relevance model."""
+    base = load_settings(data_dir)
+    return replace(
+        base, temporal_address=None, model_name=model, openai_base_url=url, embeddings="minilm"
+    )
+
+
+async def mine(
+    settings: Settings, query: str, tags: list[str]
+) -> tuple[dict[str, Any], KnowledgeMinerResponse]:
+    """One question mined on its own embedded stack: its figures and its result."""
+    async with embedded_stack(settings, with_api=False) as stack:
+        began = time.monotonic()
+        handle = await start_run(
+            stack.client, settings.task_queue,
+            MiningRequest(query=query, domainTags=tags, review="auto"),
         )  # fmt: skip
-        async with embedded_stack(settings, with_api=False) as stack:
-            began = time.monotonic()
-            handle = await start_run(
-                stack.client, settings.task_queue,
-                MiningRequest(query=QUESTION, domainTags=TAGS, review="auto"),
-            )  # fmt: skip
-            result = await handle.result()
-            wall = time.monotonic() - began
-            schemas = await schema_bytes(handle)
+        result = await handle.result()
+        wall = time.monotonic() - began
+        schemas = await schema_bytes(handle)
     usage = result.usage
-    return {
-        "measured": date.today().isoformat(),
-        "model": model,
-        "limits": settings.model_limits.model_dump(),
+    figures = {
+        "question": query,
         "phase": result.phase.value,
         "wall_seconds": round(wall, 1),
         "model_calls": usage.modelCalls,
@@ -110,30 +118,80 @@ async def measure(url: str, model: str) -> dict[str, Any]:
         "candidates": len(result.candidateAssets),
         "answer": result.answer.text,
     }
+    return figures, result
+
+
+async def measure(url: str, model: str) -> dict[str, Any]:
+    """The demo question, on a fresh data dir of its own."""
+    with tempfile.TemporaryDirectory(prefix="kminer-bench-real-model-") as tmp:
+        settings = model_settings(Path(tmp) / "data", url, model)
+        figures, _ = await mine(settings, QUESTION, TAGS)
+    return {
+        "measured": date.today().isoformat(),
+        "model": model,
+        "limits": settings.model_limits.model_dump(),
+        **figures,
+    }
+
+
+async def measure_set(url: str, model: str, set_dir: Path) -> dict[str, Any]:
+    """The set's first answerable question, with the scorer's figures under `quality`."""
+    index, question = first_answerable(set_dir)
+    with tempfile.TemporaryDirectory(prefix=f"kminer-bench-real-{set_dir.name}-") as tmp:
+        data_dir = Path(tmp) / "data"
+        prepare(set_dir, data_dir)
+        figures, result = await mine(
+            model_settings(data_dir, url, model), question["q"], question.get("tags", [])
+        )
+        quality = score_one(set_dir, question, result.model_dump_json(), Path(tmp) / "out")
+    return {"set": set_dir.name, "index": index, **figures, "quality": quality}
+
+
+def model_line(label: str, figures: dict[str, Any]) -> str:
+    schemas = ", ".join(f"{r} {b:,} B" for r, b in figures["tool_schema_bytes_per_call"].items())
+    degraded = "; ".join(f"{s['step']} ({s['reason']})" for s in figures["degraded_steps"])
+    return (
+        f"real_model {label}: {figures['phase']} in {figures['wall_seconds']} s; "
+        f"{figures['model_calls']} model calls, {figures['input_tokens']:,} tokens in, "
+        f"{figures['output_tokens']:,} out; tool schemas per call (largest): {schemas or 'none'}; "
+        f"{figures['tool_calls_from_text']} tool calls taken from text, "
+        f"{figures['replies_refused']} replies refused; degraded: {degraded or 'none'}; "
+        f"{figures['candidates']} candidates"
+    )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--set",
+        action="append",
+        type=Path,
+        metavar="PATH",
+        help="a labeled set folder (repeatable; default: every shared set)",
+    )
+    parser.add_argument("--sets", action="store_true", help="every shared set (the default)")
+    parser.add_argument("--no-sets", action="store_true", help="the demo question only")
     parser.add_argument("--no-record", action="store_true", help="do not write results.json")
     args = parser.parse_args()
     url = os.environ.get("KM_BENCH_MODEL_URL")
     if not url:
         print("real_model: no model configured (set KM_BENCH_MODEL_URL to a /v1 URL); skipped")
         return 0
+    # ChatOpenAI wants a key; a local server ignores it.
+    os.environ.setdefault("OPENAI_API_KEY", "local")
     model = model_name(url)
     figures = asyncio.run(measure(url, model))
-    schemas = ", ".join(f"{r} {b:,} B" for r, b in figures["tool_schema_bytes_per_call"].items())
-    degraded = "; ".join(f"{s['step']} ({s['reason']})" for s in figures["degraded_steps"])
-    print(
-        f"real_model {model}: {figures['phase']} in {figures['wall_seconds']} s; "
-        f"{figures['model_calls']} model calls, {figures['input_tokens']:,} tokens in, "
-        f"{figures['output_tokens']:,} out; tool schemas per call (largest): {schemas}; "
-        f"{figures['tool_calls_from_text']} tool calls taken from text, "
-        f"{figures['replies_refused']} replies refused; degraded: {degraded or 'none'}; "
-        f"{figures['candidates']} candidates"
-    )
+    print(model_line(f"{model} demo", figures), flush=True)
+    sets = [] if args.no_sets else [p.resolve() for p in args.set or shared_sets()]
+    questions = []
+    for set_dir in sets:
+        one = asyncio.run(measure_set(url, model, set_dir))
+        questions.append(one)
+        print(model_line(f"{model} {one['set']} q{one['index']}", one), flush=True)
+        # The shared sets' own line, with this question's wall time.
+        print(f"  quality {line(one['set'], one['quality'] | {'seconds': one['wall_seconds']})}")
     if not args.no_record:
-        record("real_model", figures)
+        record("real_model", {**figures, "questions": questions})
     return 0
 
 

@@ -1,0 +1,62 @@
+"""One question of each labeled set beside the project, for bench/real_model.py (issue 25).
+
+A set's data dir is made as a user makes it, with bench/shared_sets.py's own steps
+(`kminer dkg load dkg.json`, `kminer corpus add docs/`); its first answerable question
+(one with relevant sources: a no-evidence question has no gold pairs to recall) is then
+mined by the caller, and its answer scored by the sets' own score.py, as
+bench/shared_sets.py scores a whole set.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from bench.shared_sets import SHARED, kminer, parse_score
+
+
+def shared_sets() -> list[Path]:
+    """Every set folder beside the project (the default of --sets)."""
+    if not SHARED.is_dir():
+        return []
+    return sorted(p for p in SHARED.iterdir() if (p / "gold.json").exists())
+
+
+def first_answerable(set_dir: Path) -> tuple[int, dict[str, Any]]:
+    """The index and entry of the set's first question that has evidence to find."""
+    questions = json.loads((set_dir / "gold.json").read_text())["questions"]
+    for i, q in enumerate(questions):
+        if q.get("relevant_sources") or q.get("relevant_docs"):
+            return i, q
+    raise SystemExit(f"{set_dir.name}: gold.json has no answerable question")
+
+
+def prepare(set_dir: Path, data_dir: Path) -> None:
+    """Load the set's DKG and index its documents into data_dir, through the CLI."""
+    for step in (
+        ("dkg", "load", str(set_dir / "dkg.json")),
+        ("corpus", "add", str(set_dir / "docs")),
+    ):
+        done = kminer(data_dir, *step)
+        if done.returncode != 0:
+            raise SystemExit(f"{set_dir.name}: kminer {' '.join(step[:2])}: {done.stderr.strip()}")
+
+
+def score_one(
+    set_dir: Path, question: dict[str, Any], answer_json: str, out_dir: Path
+) -> dict[str, Any]:
+    """The scorer's figures for one question: it reads q0.json .. qN.json for every
+    question of the gold file it is given, so it is given a gold file of this one only."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    gold = out_dir / "gold.json"
+    gold.write_text(json.dumps({"questions": [question]}))
+    (out_dir / "q0.json").write_text(answer_json)
+    scored = subprocess.run(
+        [sys.executable, str(set_dir.parent / "score.py"), str(gold), str(out_dir)],
+        capture_output=True,
+        text=True,
+    )
+    return parse_score(scored.stdout + scored.stderr)
