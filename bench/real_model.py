@@ -41,9 +41,9 @@ import httpx  # noqa: E402
 from temporalio.api.enums.v1 import EventType  # noqa: E402
 from temporalio.client import WorkflowHandle  # noqa: E402
 
-from bench.real_model_sets import first_answerable, prepare, score_one, shared_sets  # noqa: E402
+from bench.real_model_sets import first_answerable, score_one, shared_sets  # noqa: E402
 from bench.results_file import record  # noqa: E402
-from bench.shared_sets import line  # noqa: E402
+from bench.shared_sets import line, load_set  # noqa: E402
 from contracts.run import KnowledgeMinerResponse, MiningRequest  # noqa: E402
 from kminer.config import Settings, load_settings  # noqa: E402
 from kminer.stack import embedded_stack  # noqa: E402
@@ -139,7 +139,7 @@ async def measure_set(url: str, model: str, set_dir: Path) -> dict[str, Any]:
     index, question = first_answerable(set_dir)
     with tempfile.TemporaryDirectory(prefix=f"kminer-bench-real-{set_dir.name}-") as tmp:
         data_dir = Path(tmp) / "data"
-        prepare(set_dir, data_dir)
+        load_set(set_dir, data_dir)
         figures, result = await mine(
             model_settings(data_dir, url, model), question["q"], question.get("tags", [])
         )

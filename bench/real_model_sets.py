@@ -1,6 +1,6 @@
 """One question of each labeled set beside the project, for bench/real_model.py (issue 25).
 
-A set's data dir is made as a user makes it, with bench/shared_sets.py's own steps
+A set's data dir is made as a user makes it, by bench/shared_sets.py's `load_set`
 (`kminer dkg load dkg.json`, `kminer corpus add docs/`); its first answerable question
 (one with relevant sources: a no-evidence question has no gold pairs to recall) is then
 mined by the caller, and its answer scored by the sets' own score.py, as
@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bench.shared_sets import SHARED, kminer, parse_score
+from bench.shared_sets import SHARED, parse_score
 
 
 def shared_sets() -> list[Path]:
@@ -32,17 +32,6 @@ def first_answerable(set_dir: Path) -> tuple[int, dict[str, Any]]:
         if q.get("relevant_sources") or q.get("relevant_docs"):
             return i, q
     raise SystemExit(f"{set_dir.name}: gold.json has no answerable question")
-
-
-def prepare(set_dir: Path, data_dir: Path) -> None:
-    """Load the set's DKG and index its documents into data_dir, through the CLI."""
-    for step in (
-        ("dkg", "load", str(set_dir / "dkg.json")),
-        ("corpus", "add", str(set_dir / "docs")),
-    ):
-        done = kminer(data_dir, *step)
-        if done.returncode != 0:
-            raise SystemExit(f"{set_dir.name}: kminer {' '.join(step[:2])}: {done.stderr.strip()}")
 
 
 def score_one(

@@ -90,11 +90,8 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
             proc.wait()
 
 
-def run_set(set_dir: Path, out_dir: Path) -> dict[str, Any]:
-    """Load, index, mine every question into out_dir; the scorer's figures."""
-    gold = json.loads((set_dir / "gold.json").read_text())["questions"]
-    data_dir = out_dir / "data"
-    started = time.monotonic()
+def load_set(set_dir: Path, data_dir: Path) -> None:
+    """Load the set's DKG and index its documents into data_dir, through the CLI."""
     for step in (
         ("dkg", "load", str(set_dir / "dkg.json")),
         ("corpus", "add", str(set_dir / "docs")),
@@ -102,6 +99,14 @@ def run_set(set_dir: Path, out_dir: Path) -> dict[str, Any]:
         done = kminer(data_dir, *step)
         if done.returncode != 0:
             raise SystemExit(f"{set_dir.name}: kminer {' '.join(step[:2])}: {done.stderr.strip()}")
+
+
+def run_set(set_dir: Path, out_dir: Path) -> dict[str, Any]:
+    """Load, index, mine every question into out_dir; the scorer's figures."""
+    gold = json.loads((set_dir / "gold.json").read_text())["questions"]
+    data_dir = out_dir / "data"
+    started = time.monotonic()
+    load_set(set_dir, data_dir)
     stack = _start_stack(data_dir, out_dir / "stack.log")
     try:
         for i, q in enumerate(gold):
