@@ -14,12 +14,17 @@ from __future__ import annotations
 from typing import Any
 
 from mining.open_relations import relations_between
-from mining.parse_paths import MODAL_WORDS, REL_PRONOUN_TAGS, OpenRelation, make_relation
+from mining.parse_paths import (
+    HYPHENS,
+    MODAL_WORDS,
+    REL_PRONOUN_TAGS,
+    OpenRelation,
+    make_relation,
+)
 
 MAX_GAP = 4  # tokens between the two mentions
 AFTER_VERB = frozenset({"ADP", "DET"})  # "debarred (from) (the)"
 VERB_GROUP = frozenset({"AUX", "ADV", "PART", "ADJ", "VERB", "PUNCT"})
-HYPHENS = frozenset({"-", "–"})
 NEGATIONS = frozenset({"not", "never", "n't"})
 
 

@@ -25,6 +25,8 @@ SUBJECT_CHAIN = frozenset({"conj", "appos", "compound", "flat"})
 # Closed-class English, not of any domain.
 MODAL_WORDS = frozenset({"may", "might", "could", "would", "should", "can"})
 REL_PRONOUN_TAGS = frozenset({"WDT", "WP", "WP$"})
+# What joins the parts of one word ("lithium-ion", "grain-oriented"): hyphen, en dash.
+HYPHENS = frozenset({"-", "\u2013"})
 REL_PRONOUNS = frozenset({"that", "which", "who", "whom", "whose"})  # "that" is often DT
 NEGATORS = frozenset({"never", "no"})
 # English verbs whose passive says what someone states, believes, plans or orders of the

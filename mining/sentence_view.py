@@ -16,7 +16,7 @@ from typing import Any
 from mining.list_members import listed
 from mining.mentions import Mention
 from mining.nlp import PLACE_WORDS
-from mining.parse_paths import REL_PRONOUN_TAGS
+from mining.parse_paths import HYPHENS, REL_PRONOUN_TAGS
 from mining.references import TOPIC_PRONOUNS, continued_topic, sentence_subject
 from mining.relation_lexicon import (
     DEFINITE_DETS,
@@ -340,9 +340,6 @@ class SentenceView:
         ):
             return []  # "made an offer": one thing done, not goods or a kind of thing
         return [phrase_mention(self.doc[ordered[0] : ordered[-1] + 1], "concept", "DefinedTerm")]
-
-
-HYPHENS = ("-", "\u2013")
 
 
 def _hyphened(word: Any, head: Any) -> bool:
