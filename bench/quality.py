@@ -211,13 +211,16 @@ def run_set(name: str, show: bool, research: dict[str, Any] | None = None) -> di
     return score(questions, runs, show)
 
 
-def run_shared_sets(paths: list[Path] | None) -> dict[str, Any]:
+def run_shared_sets(paths: list[Path] | None) -> dict[str, Any] | None:
     """Every labeled set beside the project, as a user runs it (bench/shared_sets.py):
     one line per set, then the macro figures."""
-    from bench.shared_sets import SHARED, line, macro
+    from bench.shared_sets import SHARED, line, macro, set_dirs
     from bench.shared_sets import run_set as run_shared
 
-    sets = paths or sorted(p for p in SHARED.iterdir() if (p / "gold.json").exists())
+    sets = paths or set_dirs()
+    if not sets:
+        print(f"no labeled sets under {SHARED}: shared sets not run", file=sys.stderr)
+        return None
     figures: dict[str, Any] = {}
     for set_dir in sets:
         with tempfile.TemporaryDirectory(prefix=f"kminer-set-{set_dir.name}-") as tmp:

@@ -41,9 +41,9 @@ import httpx  # noqa: E402
 from temporalio.api.enums.v1 import EventType  # noqa: E402
 from temporalio.client import WorkflowHandle  # noqa: E402
 
-from bench.real_model_sets import first_answerable, score_one, shared_sets  # noqa: E402
+from bench.real_model_sets import first_answerable, score_one  # noqa: E402
 from bench.results_file import record  # noqa: E402
-from bench.shared_sets import line, load_set  # noqa: E402
+from bench.shared_sets import line, load_set, set_dirs  # noqa: E402
 from contracts.run import KnowledgeMinerResponse, MiningRequest  # noqa: E402
 from kminer.config import Settings, load_settings  # noqa: E402
 from kminer.stack import embedded_stack  # noqa: E402
@@ -182,7 +182,7 @@ def main() -> int:
     model = model_name(url)
     figures = asyncio.run(measure(url, model))
     print(model_line(f"{model} demo", figures), flush=True)
-    sets = [] if args.no_sets else [p.resolve() for p in args.set or shared_sets()]
+    sets = [] if args.no_sets else [p.resolve() for p in args.set or set_dirs()]
     questions = []
     for set_dir in sets:
         one = asyncio.run(measure_set(url, model, set_dir))

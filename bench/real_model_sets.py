@@ -10,19 +10,10 @@ bench/shared_sets.py scores a whole set.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from bench.shared_sets import SHARED, parse_score
-
-
-def shared_sets() -> list[Path]:
-    """Every set folder beside the project (the default of --sets)."""
-    if not SHARED.is_dir():
-        return []
-    return sorted(p for p in SHARED.iterdir() if (p / "gold.json").exists())
+from bench.shared_sets import parse_score, run_scorer
 
 
 def first_answerable(set_dir: Path) -> tuple[int, dict[str, Any]]:
@@ -43,9 +34,5 @@ def score_one(
     gold = out_dir / "gold.json"
     gold.write_text(json.dumps({"questions": [question]}))
     (out_dir / "q0.json").write_text(answer_json)
-    scored = subprocess.run(
-        [sys.executable, str(set_dir.parent / "score.py"), str(gold), str(out_dir)],
-        capture_output=True,
-        text=True,
-    )
+    scored = run_scorer(set_dir, gold, out_dir)
     return parse_score(scored.stdout + scored.stderr)

@@ -90,6 +90,22 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
             proc.wait()
 
 
+def set_dirs() -> list[Path]:
+    """Every labeled set folder beside the project (none when ../shared is not there)."""
+    if not SHARED.is_dir():
+        return []
+    return sorted(p for p in SHARED.iterdir() if (p / "gold.json").exists())
+
+
+def run_scorer(set_dir: Path, gold: Path, out_dir: Path) -> subprocess.CompletedProcess[str]:
+    """The sets' own score.py over `gold` and the q0.json, q1.json, ... in `out_dir`."""
+    return subprocess.run(
+        [sys.executable, str(set_dir.parent / "score.py"), str(gold), str(out_dir)],
+        capture_output=True,
+        text=True,
+    )
+
+
 def load_set(set_dir: Path, data_dir: Path) -> None:
     """Load the set's DKG and index its documents into data_dir, through the CLI."""
     for step in (
@@ -119,12 +135,7 @@ def run_set(set_dir: Path, out_dir: Path) -> dict[str, Any]:
             (out_dir / f"q{i}.json").write_text(done.stdout or "{}")
     finally:
         _stop(stack)
-    scorer = set_dir.parent / "score.py"
-    scored = subprocess.run(
-        [sys.executable, str(scorer), str(set_dir / "gold.json"), str(out_dir)],
-        capture_output=True,
-        text=True,
-    )
+    scored = run_scorer(set_dir, set_dir / "gold.json", out_dir)
     (out_dir / "score.txt").write_text(scored.stdout + scored.stderr)
     return parse_score(scored.stdout) | {
         "passed": scored.returncode == 0,
@@ -180,7 +191,7 @@ def main() -> int:
     parser.add_argument("--no-record", action="store_true")
     parser.add_argument("--check", action="store_true", help="fail on a macro recall drop")
     args = parser.parse_args()
-    sets = args.set or sorted(p for p in SHARED.iterdir() if (p / "gold.json").exists())
+    sets = args.set or set_dirs()
     if not sets:
         print(f"no labeled sets under {SHARED}", file=sys.stderr)
         return 2

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bench.model_cost import CountingModel
-from bench.real_model_sets import shared_sets
+from bench.shared_sets import set_dirs
 from tests.support.fake_openai import FAKE_API_KEY
 from tests.support.replay import replay_server
 
@@ -52,7 +52,7 @@ def test_without_a_model_it_says_so_in_one_line_and_exits_0() -> None:
 
 
 def test_a_served_model_mines_the_demo_and_a_shared_sets_question() -> None:
-    food = next((p for p in shared_sets() if p.name == "food"), None)
+    food = next((p for p in set_dirs() if p.name == "food"), None)
     if food is None:
         pytest.skip("../shared/quality-sets/food is not beside the project")
     with replay_server(CountingModel().answer) as url:
