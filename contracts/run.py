@@ -226,12 +226,21 @@ class Candidate(BaseModel):
 
 
 
+def validation_verdict(candidate: Candidate) -> Literal["accept", "proposed", "reject"]:
+    """What validation said of a candidate: accepted, proposed to a reviewer (short of
+    evidence only), or rejected."""
+    if candidate.accepted:
+        return "accept"
+    signals = candidate.asset.get("trustSignals") or {}
+    return "proposed" if signals.get("proposed") else "reject"
+
+
 def auto_review_reason(candidate: Candidate) -> str:
     """Why review "auto" rejects a candidate validation did not accept: a claim validation
     proposed to a reviewer is rejected for publishing only, and the answer still reports
     it (mining/answer.py); anything else was not accepted."""
-    signals = candidate.asset.get("trustSignals") or {}
-    return AUTO_REVIEW_PROPOSED if signals.get("proposed") else "not accepted by validation"
+    proposed = validation_verdict(candidate) == "proposed"
+    return AUTO_REVIEW_PROPOSED if proposed else "not accepted by validation"
 
 
 class Todo(BaseModel):

@@ -10,7 +10,7 @@ import time
 import httpx
 from temporalio.service import RPCError
 
-from contracts.run import Decision, MiningRequest, auto_review_reason
+from contracts.run import Decision, MiningRequest, auto_review_reason, validation_verdict
 from kminer.config import Settings, load_settings
 from kminer.stack import StackError, embedded_stack, read_stack_file
 from storage.dkg.embedded import EmbeddedDkg
@@ -76,7 +76,7 @@ async def run_demo(settings: Settings) -> int:
             say("\ncandidates:")
             for c in ws.candidates:
                 ts = c.asset.get("trustSignals", {})
-                verdict = "ACCEPT" if c.accepted else "proposed" if ts.get("proposed") else "reject"
+                verdict = validation_verdict(c).replace("accept", "ACCEPT")
                 say(
                     f"  {c.id}  {c.kind:6}  confidence {ts.get('confidence')}  "
                     f"{verdict}  {c.asset.get('name')}"

@@ -11,7 +11,14 @@ from typing import Any, TextIO
 from temporalio.client import Client, WorkflowHandle
 from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 
-from contracts.run import PRINCIPAL_MEMO, KnowledgeMinerResponse, MiningRequest, Phase, Workspace
+from contracts.run import (
+    PRINCIPAL_MEMO,
+    KnowledgeMinerResponse,
+    MiningRequest,
+    Phase,
+    Workspace,
+    validation_verdict,
+)
 from temporal_client.visibility import indexing
 from workflows.mining import MiningWorkflow
 from workflows.search_attributes import at_start
@@ -82,12 +89,8 @@ class Progress:
             print(f"  awaiting review of {len(pending)} candidates:", file=self._out)
             for c in ws.candidates:
                 if c.id in pending:
-                    signals = c.asset.get("trustSignals") or {}
-                    conf = signals.get("confidence")
-                    # Validation's verdict; "proposed": short of evidence only, for a reviewer.
-                    verdict = "accept" if c.accepted else "reject"
-                    if not c.accepted and signals.get("proposed"):
-                        verdict = "proposed"
+                    conf = (c.asset.get("trustSignals") or {}).get("confidence")
+                    verdict = validation_verdict(c)
                     print(f"    {c.id} {conf} {verdict}: {c.asset.get('name')}", file=self._out)
             print(
                 f"  decide with: kminer review {ws.runId} --approve ID | --reject ID",
