@@ -37,6 +37,7 @@ from mining.parsing import parse
 from mining.predicates import PREDICATES, canonical, kinds_allow
 from mining.relation_lexicon import GOVERNMENT_REFS, HEDGE_AUX, HEDGE_VERBS
 from mining.relations import Relation, deliveries, relations_in
+from mining.sentence_starts import is_title_line
 
 __all__ = ["READING_BUDGET_S", "ReadingOverBudget", "read_statements", "Statement"]
 
@@ -188,6 +189,8 @@ def read_statements(
         check_interrupted()  # a cancelled activity's reading stops here, between sentences
         if time.monotonic() > deadline:
             raise ReadingOverBudget(f"{doc.source} {doc.passageId or ''}: over {budget_s:g} s")
+        if is_title_line(full[sent.start_char : sent.end_char]):
+            continue  # a heading or a table row names things; it states no relation
         inside = [m for m in mentions if m.start >= sent.start_char and m.end <= sent.end_char]
         before = [m for m in mentions if m.end <= sent.start_char]
         if not inside and not (before and _refers_to_a_country(sent)):

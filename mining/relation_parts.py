@@ -128,7 +128,12 @@ RELATIVES = frozenset({"that", "which", "who", "whom"})
 def _slots(verb: Any) -> list[tuple[str, Any]]:
     """(slot, head token) of a verb's objects: dobj, dative, prepositions, particles."""
     slots: list[tuple[str, Any]] = []
+    # "made exports of X subject to licences": beside an object, the object predicate says
+    # what the object was made into, not a second thing the verb acts on.
+    has_object = any(c.dep_ == "dobj" for c in verb.children)
     for c in verb.children:
+        if c.dep_ == "oprd" and has_object:
+            continue
         if c.dep_ in ("dobj", "attr", "oprd"):
             objects = [c]
             if verb.dep_ == "relcl" and (c.tag_ in ("WDT", "WP") or c.lower_ in RELATIVES):

@@ -96,4 +96,22 @@ def datelines(text: str, starts: set[int]) -> list[tuple[int, int]]:
     return out
 
 
-__all__ = ["datelines", "sentence_starts"]
+_WORD = re.compile(r"[^\W\d_][\w'\u2019-]*")
+# Words this short are the function words a title leaves in small letters ("in", "of").
+TITLE_WORD_CHARS = 4
+
+
+def is_title_line(text: str) -> bool:
+    """A heading or a table row: one line, no full stop, and every word of it but the
+    short function words capitalised ("Antibiotic Supply Resilience in Europe", "Vendor
+    Product Fixed in Released"). It names things; its words in a row are not a clause
+    ("Resilience in Europe" does not say where a resilience is). Prose has its verbs and
+    common nouns in small letters, and a bullet written as a sentence keeps them."""
+    body = text.strip()
+    if not body or "\n" in body or body.rstrip("\"')\u201d\u2019")[-1:] in SENTENCE_ENDS:
+        return False
+    words = [w for w in _WORD.findall(body) if len(w) >= TITLE_WORD_CHARS]
+    return bool(words) and all(w[0].isupper() for w in words)
+
+
+__all__ = ["datelines", "is_title_line", "sentence_starts"]

@@ -1,5 +1,6 @@
 """Misreadings of the small parser that the grammar itself corrects: an apposition hung on
-a noun far back, a subject swallowed by the date before it. Each repair is shown on the
+a noun far back, a subject swallowed by the date before it, an object predicate taken
+for a second object. Each repair is shown on the
 parse the small model gives (built here token by token, so the test does not depend on
 the model making the same mistake again) and through extraction; the domains are ones
 no labeled set uses (shipping, rail, publishing, ratings of ferries)."""
@@ -14,6 +15,7 @@ from mining.apposition_anchor import anchor_moves, reanchored
 from mining.nlp import Resolver, mentions_in
 from mining.parsing import parse, pipeline
 from mining.passage_selection import document_names
+from mining.relation_parts import _slots
 from mining.reparse import Part, plans
 from mining.swallowed_subjects import subject_moves, subjects_restored
 from tests.mining.extraction_reading import GAZ, read, triples
@@ -317,3 +319,42 @@ def test_a_short_sentence_or_one_not_opened_by_a_preposition_is_left_alone() -> 
     # The next sentence is still read after one that is left alone.
     both = _doc([*no_prep, *_shifted(SWALLOWED_SUBJECT, len(no_prep))])
     assert subject_moves(both) == {12: (11, "pobj"), 13: (15, "nsubj")}
+
+
+# "The Tarvos port board has made imports of ballast subject to permits." as the small
+# model read the same shape: "subject" an object predicate beside the object "imports".
+MADE_SUBJECT_TO: list[Row] = [
+    ("The", 3, "det", "DET", "DT", ""),
+    ("Tarvos", 3, "compound", "PROPN", "NNP", "GPE"),
+    ("port", 3, "compound", "NOUN", "NN", ""),
+    ("board", 5, "nsubj", "NOUN", "NN", ""),
+    ("has", 5, "aux", "AUX", "VBZ", ""),
+    ("made", 5, "ROOT", "VERB", "VBN", ""),
+    ("imports", 5, "dobj", "NOUN", "NNS", ""),
+    ("of", 6, "prep", "ADP", "IN", ""),
+    ("ballast", 7, "pobj", "NOUN", "NN", ""),
+    ("subject", 5, "oprd", "NOUN", "NN", ""),
+    ("to", 9, "prep", "ADP", "IN", ""),
+    ("permits", 10, "pobj", "NOUN", "NNS", ""),
+    (".", 5, "punct", "PUNCT", ".", ""),
+]
+
+
+def test_what_an_object_was_made_into_is_no_second_object_of_the_verb() -> None:
+    doc = _doc(MADE_SUBJECT_TO)
+    objects = {(slot, tok.text) for slot, tok in _slots(doc[5])}
+    assert ("dobj", "imports") in objects
+    assert ("dobj", "subject") not in objects  # not "the board makes (produces) subject"
+
+
+def test_an_object_predicate_with_no_object_beside_it_is_the_verb_s_object() -> None:
+    # "Harbour Rail was named operator of the year.": no object but the predicate.
+    rows: list[Row] = [
+        ("Harbour", 1, "compound", "PROPN", "NNP", "ORG"),
+        ("Rail", 3, "nsubjpass", "PROPN", "NNP", "ORG"),
+        ("was", 3, "auxpass", "AUX", "VBD", ""),
+        ("named", 3, "ROOT", "VERB", "VBN", ""),
+        ("operator", 3, "oprd", "NOUN", "NN", ""),
+        (".", 3, "punct", "PUNCT", ".", ""),
+    ]
+    assert ("dobj", "operator") in {(slot, tok.text) for slot, tok in _slots(_doc(rows)[3])}

@@ -1,11 +1,15 @@
 """Where a document's layout ends a sentence that has no full stop (a headline, a table
 row, a heading), and the newswire dateline read as blank. Texts from domains no labeled
-set uses (rail, shipping, publishing)."""
+set uses (rail, shipping, publishing, orchestras)."""
 
 from __future__ import annotations
 
+from contracts.tools import SourceDocument
+from mining.extraction import read_statements
+from mining.nlp import Resolver
 from mining.parsing import parse
-from mining.sentence_starts import datelines, sentence_starts
+from mining.sentence_starts import datelines, is_title_line, sentence_starts
+from tests.mining.extraction_reading import SRC
 
 
 def _sentences(text: str) -> list[str]:
@@ -77,3 +81,29 @@ def test_a_dateline_after_a_finished_paragraph_is_blank_too() -> None:
     assert datelines(text, sentence_starts(text)) == [
         (text.index("LEEDS"), text.index("The regulator"))
     ]
+
+
+def test_a_heading_or_a_table_row_is_a_title_line_and_prose_is_not() -> None:
+    assert is_title_line("Orchestra Touring Grants in Scandinavia")
+    assert is_title_line("Venue Season Tickets in Sold")
+    assert is_title_line("Grieghallen Bergen 2025 900 no")  # short words may stay small
+    assert not is_title_line("Policy note - Nordic Arts Council, Oslo - May 2025")
+    assert not is_title_line("Bergen Philharmonic tours Scandinavia")  # a verb in small letters
+    assert not is_title_line("Bergen Philharmonic Tours Scandinavia.")  # a full stop: a sentence
+    assert not is_title_line("Touring Grants\nin Scandinavia")  # two lines: not one heading
+    assert not is_title_line("  ")
+
+
+def test_a_heading_and_a_table_row_state_no_relation_their_paragraphs_still_do() -> None:
+    text = (
+        "Orchestra Touring Grants in Scandinavia\n"
+        "Policy note - Nordic Arts Council, Oslo - May 2025\n\n"
+        "The Bergen Philharmonic receives most of its touring money from the Nordic Arts"
+        " Council, and it plays in Stockholm every spring.\n\n"
+        "Venue Season Tickets in Sold\n"
+        "Konserthuset Stockholm 2025 1,200 yes\n"
+    )
+    found = read_statements(SourceDocument(text=text, source=SRC), [], Resolver([]))
+    said = {(st.subject, st.predicate, st.object) for st in found}
+    assert not any(st.sentence.startswith(("Orchestra", "Venue")) for st in found)
+    assert ("Nordic Arts Council", "awardsContractTo", "Bergen Philharmonic") in said
