@@ -65,6 +65,7 @@ def open_statements(
     related |= {frozenset((r.subject.name, r.goods.name)) for r in relations if r.goods}
     out: list[Relation] = []
     found = relations_in_sentence(doc, spans, sentence.start, sentence.end)
+    locating = _locating_places(doc, spans, kept)
     # What a speaker said of a party ("said its supplier, X, had cut ...") yields to what
     # the sentence states between the two otherwise ("X is its supplier").
     for rel in sorted(found, key=lambda r: r.slot == REPORTED_SLOT):
@@ -73,6 +74,10 @@ def open_statements(
             continue
         if obj.name in group_at.get(rel.subject, ()) or subj.name in group_at.get(rel.object, ()):
             continue  # a member of the group a pronoun stands for
+        if locating.get(rel.object, rel.subject) != rel.subject or (
+            locating.get(rel.subject, rel.object) != rel.object
+        ):
+            continue  # "a fab in Hsinchu, Taiwan": Taiwan locates Hsinchu, nothing else
         # The lexicon types a verb's own slot ("runs X", "buys from X"), not an object
         # reached through a noun of its phrase ("runs a campaign in X").
         direct = rel.verb and rel.predicate in (rel.verb, f"{rel.verb} {rel.slot}")
@@ -84,6 +89,22 @@ def open_statements(
         related.add(frozenset((subj.name, obj.name)))
         method = "reported" if rel.slot == REPORTED_SLOT else "open"
         out.append(Relation(subj, predicate, obj, rel.negated, rel.hedged, method, rel.predicate))
+    return out
+
+
+def _locating_places(doc: Any, spans: list[tuple[int, int]], kept: list[Mention]) -> dict[int, int]:
+    """{place: the place it is apposed to}: in "a plant in Columbus, Ohio" Ohio only says
+    where Columbus is, so its one relation is to Columbus."""
+    out: dict[int, int] = {}
+    for k, (start, end) in enumerate(spans):
+        if kept[k].family != "place":
+            continue
+        root = doc[start:end].root
+        if root.dep_ != "appos":
+            continue
+        for j, (a, b) in enumerate(spans):
+            if j != k and kept[j].family == "place" and a <= root.head.i < b:
+                out[k] = j
     return out
 
 

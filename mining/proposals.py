@@ -17,6 +17,7 @@ from mining.entities import EntityRef, EntityResolver
 from mining.evidence import DkgCorroborator
 from mining.facts import (
     CORROBORATED_PER_CANDIDATE,
+    Fact,
     asked_ends_first,
     by_relevance,
     companions,
@@ -105,11 +106,17 @@ def propose(
         for end in (fact.subject, fact.object, *fact.goods):
             if end.new_id:
                 entities.setdefault(end.new_id, end)
-    located = {key: whereabouts(end, grouped) for key, end in entities.items()}
-    for facts in list(located.values()):
-        for fact in facts:
+    # Where each new entity is, and where that place is in turn ("a plant in Kundl,
+    # Austria": the works are in Kundl, Kundl is in Austria), each place once.
+    located: dict[str, list[Fact]] = {}
+    pending = list(entities.items())
+    while pending:
+        key, end = pending.pop(0)
+        located[key] = whereabouts(end, grouped)
+        for fact in located[key]:
             if fact.object.new_id and fact.object.new_id not in entities:
                 entities[fact.object.new_id] = fact.object
+                pending.append((fact.object.new_id, fact.object))
     for key, end in entities.items():
         mentions = [
             f for f in chosen

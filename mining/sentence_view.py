@@ -118,11 +118,14 @@ class SentenceView:
                         stack.append(child)
             for child in t.children:
                 # Coordination spreads the relation; an apposition only when it is itself
-                # an entity ("Uranium One, a Rosatom subsidiary" is not Rosatom).
+                # an entity ("Uranium One, a Rosatom subsidiary" is not Rosatom), and not a
+                # place after a place: "a plant in Columbus, Ohio" is in Columbus, which
+                # Ohio only locates.
                 if child.dep_ == "conj" or (
                     child.dep_ == "appos"
                     and child.i in self.owner
                     and (m is None or self.owner[child.i].family == m.family)
+                    and not (m is not None and m.family == "place")
                 ):
                     stack.append(child)
         return out

@@ -293,6 +293,35 @@ def test_a_new_entity_says_where_the_relevant_sources_put_it() -> None:
     assert lindau["linkedAssets"] == []
 
 
+def test_a_new_place_says_where_it_lies_in_turn() -> None:
+    from activities.enrichment import EnrichmentActivities
+    from contracts.tools import ProposeArgs
+    from storage.dkg.embedded import EmbeddedDkg
+
+    where = "Osterra Mining runs a smelter in Lindau, Bavaria."
+    statements = [
+        Statement(subject="Osterra Mining", subjectType="Organization", predicate="supplies",
+                  object="Brann Metals", objectType="Organization", relevance=0.9,
+                  sentence="Osterra Mining supplies Brann Metals.", source="https://a.example/1"),
+        Statement(subject="Osterra Mining", subjectType="Organization", predicate="operatesIn",
+                  object="Lindau", objectType="Place", sentence=where, relevance=0.5,
+                  source="https://a.example/1"),
+        Statement(subject="Lindau", subjectType="Place", predicate="locatedIn",
+                  object="Bavaria", objectType="Place", sentence=where, relevance=0.5,
+                  source="https://a.example/1"),
+    ]  # fmt: skip
+    rows = EnrichmentActivities(EmbeddedDkg(None), None, None).propose(  # type: ignore[arg-type]
+        ProposeArgs(statements=statements, query="Who supplies Brann?", maxCandidates=1),
+        "2026-11-24T00:00:00",
+    )
+    entities = {r["asset"]["name"]: r["asset"] for r in rows if r["kind"] == "entity"}
+    # Only the supply is a claim; the smelter's town and the town's region are where
+    # the new entities are, each an entity of its own.
+    assert set(entities) == {"Osterra Mining", "Brann Metals", "Lindau", "Bavaria"}
+    assert [p["name"] for p in entities["Lindau"]["location"]] == ["Bavaria"]
+    assert entities["Bavaria"]["provenance"]["evidence"][0]["snippet"] == where
+
+
 def test_a_supply_claim_links_what_is_supplied_and_proposes_new_goods() -> None:
     from activities.enrichment import EnrichmentActivities
     from contracts.tools import ProposeArgs

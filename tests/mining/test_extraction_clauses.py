@@ -320,3 +320,15 @@ def test_what_a_speaker_said_it_would_do_is_stated_and_a_belief_or_condition_is_
     assert hedged(said.replace(".", " if fuel prices rose."))
     assert hedged(said.replace("said", "believed"))
     assert hedged(said.replace("said", "says"))  # "says it would": a present conditional
+
+
+def test_a_place_set_off_after_a_place_locates_that_place_and_nothing_else() -> None:
+    # "Bergen, Norway": the terminal is in Bergen; Norway says where Bergen is.
+    ferries = triples(read("Nordvik Ferries runs a freight terminal in Bergen, Norway."))
+    assert ("Nordvik Ferries", "operatesIn", "Bergen") in ferries
+    assert ("Bergen", "locatedIn", "Norway") in ferries
+    assert not any(s == "Nordvik Ferries" and o == "Norway" for s, _, o in ferries)
+    timber = triples(read("Alder Timber, which operates a sawmill in Kuopio, Finland, sells"
+                          " pulp to Stora Paper."))  # fmt: skip
+    assert ("Kuopio", "locatedIn", "Finland") in timber
+    assert not any(s == "Alder Timber" and o == "Finland" for s, _, o in timber)
