@@ -40,6 +40,7 @@ warnings.filterwarnings("ignore")
 from bench.labeled_sets import make_pdfs, name_resolver, seeded_dkg  # noqa: E402
 from bench.quality_labels import QUALITY_DIR, Question, claim_view, load  # noqa: E402
 from bench.results_file import read_results, write_results  # noqa: E402
+from bench.shared_sets import sets_record  # noqa: E402
 from mining.names import normalise_name  # noqa: E402
 from mining.predicates import is_typed  # noqa: E402
 
@@ -256,7 +257,7 @@ def main() -> int:
         elif "heldout" in results.get("quality", {}):
             quality["heldout"] = results["quality"]["heldout"]
         if shared is not None:
-            quality["sets"] = shared
+            quality["sets"] = sets_record(shared, results.get("quality", {}).get("sets", {}))
         quality["measured"] = time.strftime("%Y-%m-%d")
         quality["machine"] = f"{platform.machine()}, {platform.python_version()}, rules policy"
         results["quality"] = quality

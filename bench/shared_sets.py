@@ -172,6 +172,23 @@ def macro(figures: dict[str, dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def sets_record(figures: dict[str, Any], earlier: dict[str, Any]) -> dict[str, Any]:
+    """What `quality.sets` records for a run of every set: its figures, the commit they
+    were measured on, and beside them the recall the earlier record had per set
+    (`previous`) and the first run's (`before`), so a change reads against both."""
+    names = [n for n, f in earlier.items() if isinstance(f, dict) and "recall" in f]
+    previous = {n: earlier[n]["recall"] for n in names if n != "macro"}
+    if "macro" in earlier:
+        previous["macro"] = earlier["macro"].get("recall")
+    kept = {k: earlier[k] for k in ("before",) if k in earlier}
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                          capture_output=True, text=True, check=False).stdout.strip()  # fmt: skip
+    commit = {"commit": head} if head else {}
+    if previous and "commit" in earlier:
+        previous["commit"] = earlier["commit"]
+    return {**figures, **commit, **kept, **({"previous": previous} if previous else {})}
+
+
 def line(name: str, f: dict[str, Any]) -> str:
     if "recall" not in f:
         return f"{name:12} ERROR {f.get('error')}"
@@ -212,11 +229,11 @@ def main() -> int:
               f"recorded {recorded}", file=sys.stderr)  # fmt: skip
         return 1
     if not args.no_record and not args.set:
-        results.setdefault("quality", {})["sets"] = {
-            **figures,
-            "macro": summary,
-            "measured": time.strftime("%Y-%m-%d"),
-        }
+        quality = results.setdefault("quality", {})
+        quality["sets"] = sets_record(
+            {**figures, "macro": summary, "measured": time.strftime("%Y-%m-%d")},
+            quality.get("sets", {}),
+        )
         write_results(results)
     return 0
 
