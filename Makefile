@@ -73,11 +73,15 @@ quality: install
 mutation: install
 	$(BIN)/python bench/mutation.py
 
-# The demo question and one question of each shared labeled set mined by a real model:
-# KM_BENCH_MODEL_URL=http://127.0.0.1:8080/v1 make real-model (README "With a local model");
-# without the variable it says so and exits 0.
+# The demo question and one question of each shared labeled set mined by a real model
+# (README "With a local model"): the server at KM_BENCH_MODEL_URL (http://127.0.0.1:8080/v1)
+# if set, else Qwen2.5-Coder-1.5B fetched once (1.1 GB, KM_REAL_MODEL_DIR or
+# .kminer/real-model/), served on 127.0.0.1 by xllamacpp (installed on this request only)
+# and stopped after. ARGS go to bench/local_model.py, then bench/real_model.py:
+# ARGS="--no-demo --set ../shared/quality-sets/food" mines one set's question only;
+# --no-sets the demo only, --no-record writes nothing, --fetch-only / --serve-only.
 real-model: install
-	$(BIN)/python bench/real_model.py
+	$(BIN)/python bench/local_model.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) .kminer .pytest_cache mutants $(UI_VENDOR)/node_modules $(COMPOSE_SPEC)/node_modules tests/artifacts

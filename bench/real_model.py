@@ -1,7 +1,7 @@
 """The demo question and one question of each labeled set mined by a real model (issue 25).
 
     KM_BENCH_MODEL_URL=http://127.0.0.1:8080/v1 [KM_BENCH_MODEL=<name>] \\
-        .venv/bin/python bench/real_model.py [--set PATH ...] [--no-sets] [--no-record]
+        .venv/bin/python bench/real_model.py [--set PATH ...] [--no-sets] [--no-demo] [--no-record]
 
 Mines the demo question on the embedded stack with the model at KM_BENCH_MODEL_URL
 (KM_BENCH_MODEL names it; unset, the server's first listed model), the offline MiniLM
@@ -15,8 +15,11 @@ tool-schema bytes each subagent's calls carried (read from the model-call activi
 inputs in the run's history), tool calls taken from a reply's text and replies refused,
 the degraded steps, and for a set's question its quality line (gold-pair recall,
 off-topic, answered). The figures go to bench/results.json under `real_model` (the
-demo's at the top, each set's question under `questions`). Nothing is downloaded or
-installed: without KM_BENCH_MODEL_URL it says so in one line and exits 0.
+demo's at the top, each set's question under `questions`), merged into what is there:
+a question replaces only the earlier entry of its own set, and `--no-demo` (the sets'
+questions only, so one set can be run alone) keeps the demo's earlier figures. Nothing
+is downloaded or installed here: without KM_BENCH_MODEL_URL it says so in one line and
+exits 0 (bench/local_model.py, `make real-model`, serves a model of its own first).
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from temporalio.api.enums.v1 import EventType  # noqa: E402
 from temporalio.client import WorkflowHandle  # noqa: E402
 
 from bench.real_model_sets import first_answerable, score_one  # noqa: E402
-from bench.results_file import record  # noqa: E402
+from bench.results_file import read_results, write_results  # noqa: E402
 from bench.shared_sets import line, load_set, set_dirs  # noqa: E402
 from contracts.run import KnowledgeMinerResponse, MiningRequest  # noqa: E402
 from kminer.config import Settings, load_settings  # noqa: E402
@@ -144,7 +147,37 @@ async def measure_set(url: str, model: str, set_dir: Path) -> dict[str, Any]:
             model_settings(data_dir, url, model), question["q"], question.get("tags", [])
         )
         quality = score_one(set_dir, question, result.model_dump_json(), Path(tmp) / "out")
-    return {"set": set_dir.name, "index": index, **figures, "quality": quality}
+    # Dated and named per question: a set run alone is recorded beside older entries.
+    return {
+        "set": set_dir.name,
+        "index": index,
+        "measured": date.today().isoformat(),
+        "model": model,
+        **figures,
+        "quality": quality,
+    }
+
+
+def merged(
+    earlier: dict[str, Any], demo: dict[str, Any] | None, questions: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The `real_model` section with this run's figures over the earlier ones.
+
+    One set is often run alone (an hour a question on CPU): its question must not erase
+    the other sets' entries, nor a run without the demo the demo's figures.
+    """
+    section = {**earlier, **(demo or {})}
+    run = {q["set"] for q in questions}
+    kept = [q for q in earlier.get("questions", []) if q.get("set") not in run]
+    section["questions"] = sorted(kept + questions, key=lambda q: str(q.get("set")))
+    return section
+
+
+def record_run(demo: dict[str, Any] | None, questions: list[dict[str, Any]]) -> None:
+    """Merge this run into bench/results.json, every other benchmark's figures kept."""
+    results = read_results()
+    results["real_model"] = merged(results.get("real_model", {}), demo, questions)
+    write_results(results)
 
 
 def model_line(label: str, figures: dict[str, Any]) -> str:
@@ -171,8 +204,13 @@ def main() -> int:
     )
     parser.add_argument("--sets", action="store_true", help="every shared set (the default)")
     parser.add_argument("--no-sets", action="store_true", help="the demo question only")
+    parser.add_argument(
+        "--no-demo", action="store_true", help="the sets' questions only, not the demo question"
+    )
     parser.add_argument("--no-record", action="store_true", help="do not write results.json")
     args = parser.parse_args()
+    if args.no_demo and args.no_sets:
+        parser.error("--no-demo with --no-sets leaves nothing to mine")
     url = os.environ.get("KM_BENCH_MODEL_URL")
     if not url:
         print("real_model: no model configured (set KM_BENCH_MODEL_URL to a /v1 URL); skipped")
@@ -180,8 +218,10 @@ def main() -> int:
     # ChatOpenAI wants a key; a local server ignores it.
     os.environ.setdefault("OPENAI_API_KEY", "local")
     model = model_name(url)
-    figures = asyncio.run(measure(url, model))
-    print(model_line(f"{model} demo", figures), flush=True)
+    figures = None
+    if not args.no_demo:
+        figures = asyncio.run(measure(url, model))
+        print(model_line(f"{model} demo", figures), flush=True)
     sets = [] if args.no_sets else [p.resolve() for p in args.set or set_dirs()]
     questions = []
     for set_dir in sets:
@@ -191,7 +231,7 @@ def main() -> int:
         # The shared sets' own line, with this question's wall time.
         print(f"  quality {line(one['set'], one['quality'] | {'seconds': one['wall_seconds']})}")
     if not args.no_record:
-        record("real_model", {**figures, "questions": questions})
+        record_run(figures, questions)
     return 0
 
 
