@@ -23,9 +23,12 @@ from tests.support.replay import replay_server
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench" / "real_model.py"
+LOCAL = ROOT / "bench" / "local_model.py"
 
 
-def run_bench(extra_env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+def run_bench(
+    extra_env: dict[str, str], *args: str, script: Path = BENCH
+) -> subprocess.CompletedProcess[str]:
     # The bench's own embedded stack and model only: no server, key or URL of the caller's.
     env = {
         k: v
@@ -34,7 +37,7 @@ def run_bench(extra_env: dict[str, str], *args: str) -> subprocess.CompletedProc
         and not k.startswith("KM_BENCH_")
     }
     return subprocess.run(
-        [sys.executable, str(BENCH), *args],
+        [sys.executable, str(script), *args],
         env=env | extra_env,
         capture_output=True,
         text=True,
@@ -74,3 +77,29 @@ def test_a_served_model_mines_the_demo_and_a_shared_sets_question() -> None:
     quality = re.search(r"^  quality food +recall ([\d.]+) \((\d+)/(\d+)\)", done.stdout, re.M)
     assert quality, done.stdout
     assert int(quality.group(3)) > 0
+
+
+def test_make_real_model_with_a_url_runs_one_set_alone() -> None:
+    # `make real-model ARGS="--no-demo --set ..."`: bench/local_model.py, given a server,
+    # fetches and serves nothing and hands the arguments to the bench.
+    food = next((p for p in set_dirs() if p.name == "food"), None)
+    if food is None:
+        pytest.skip("../shared/quality-sets/food is not beside the project")
+    with replay_server(CountingModel().answer) as url:
+        done = run_bench(
+            {
+                "KM_BENCH_MODEL_URL": f"{url}/v1",
+                "KM_BENCH_MODEL": "gpt-4o-mini",
+                "OPENAI_API_KEY": FAKE_API_KEY,
+                "PYTHONPATH": str(ROOT),
+            },
+            "--no-demo",
+            "--set",
+            str(food),
+            "--no-record",
+            script=LOCAL,
+        )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "demo:" not in done.stdout
+    assert "model:" not in done.stdout  # nothing fetched or served
+    assert re.search(r"^real_model gpt-4o-mini food q0: COMPLETED in ", done.stdout, re.M)
