@@ -219,19 +219,29 @@ def served(model: Path, timeout: float = 300.0) -> Iterator[str]:
     """The model served on 127.0.0.1 for the block: its /v1 URL; stopped after, always.
 
     Its own session, so a Ctrl-C reaches only this process, which then stops it by PID.
+    llama.cpp logs every request; that goes to `server.log` beside the model, not between
+    the bench's lines.
     """
     port = free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable, str(SERVER), "--model", str(model), "--port", str(port),
-            "--threads", str(THREADS), "--ctx", str(CONTEXT_TOKENS),
-        ],
-        stdin=subprocess.DEVNULL,
-        start_new_session=True,
-    )  # fmt: skip
+    log_path = model.parent / "server.log"
+    print(f"model: server log {log_path}", flush=True)
+    with log_path.open("ab") as log:
+        proc = subprocess.Popen(
+            [
+                sys.executable, str(SERVER), "--model", str(model), "--port", str(port),
+                "--threads", str(THREADS), "--ctx", str(CONTEXT_TOKENS),
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
     try:
         url = f"http://127.0.0.1:{port}/v1"
-        wait_ready(url, proc, timeout)
+        try:
+            wait_ready(url, proc, timeout)
+        except FetchError as e:
+            raise FetchError(f"{e} (its log: {log_path})") from None
         yield url
     finally:
         stop_process(proc)
