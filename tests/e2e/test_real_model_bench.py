@@ -46,6 +46,19 @@ def run_bench(
     )
 
 
+def food_set() -> Path:
+    food = next((p for p in set_dirs() if p.name == "food"), None)
+    if food is None:
+        pytest.skip("../shared/quality-sets/food is not beside the project")
+    return food
+
+
+def served_as(url: str) -> dict[str, str]:
+    """The bench's settings for the fake model served at `url`."""
+    return {"KM_BENCH_MODEL_URL": f"{url}/v1", "KM_BENCH_MODEL": "gpt-4o-mini",
+            "OPENAI_API_KEY": FAKE_API_KEY}  # fmt: skip
+
+
 def test_without_a_model_it_says_so_in_one_line_and_exits_0() -> None:
     done = run_bench({}, "--no-record")
     assert done.returncode == 0, done.stderr[-2000:]
@@ -55,20 +68,9 @@ def test_without_a_model_it_says_so_in_one_line_and_exits_0() -> None:
 
 
 def test_a_served_model_mines_the_demo_and_a_shared_sets_question() -> None:
-    food = next((p for p in set_dirs() if p.name == "food"), None)
-    if food is None:
-        pytest.skip("../shared/quality-sets/food is not beside the project")
+    food = food_set()
     with replay_server(CountingModel().answer) as url:
-        done = run_bench(
-            {
-                "KM_BENCH_MODEL_URL": f"{url}/v1",
-                "KM_BENCH_MODEL": "gpt-4o-mini",
-                "OPENAI_API_KEY": FAKE_API_KEY,
-            },
-            "--set",
-            str(food),
-            "--no-record",
-        )
+        done = run_bench(served_as(url), "--set", str(food), "--no-record")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     figures = r"COMPLETED in [\d.]+ s; [1-9]\d* model calls, [\d,]+ tokens in, [\d,]+ out; "
     assert re.search(r"^real_model gpt-4o-mini demo: " + figures, done.stdout, re.M)
@@ -82,23 +84,10 @@ def test_a_served_model_mines_the_demo_and_a_shared_sets_question() -> None:
 def test_make_real_model_with_a_url_runs_one_set_alone() -> None:
     # `make real-model ARGS="--no-demo --set ..."`: bench/local_model.py, given a server,
     # fetches and serves nothing and hands the arguments to the bench.
-    food = next((p for p in set_dirs() if p.name == "food"), None)
-    if food is None:
-        pytest.skip("../shared/quality-sets/food is not beside the project")
+    food = food_set()
     with replay_server(CountingModel().answer) as url:
-        done = run_bench(
-            {
-                "KM_BENCH_MODEL_URL": f"{url}/v1",
-                "KM_BENCH_MODEL": "gpt-4o-mini",
-                "OPENAI_API_KEY": FAKE_API_KEY,
-                "PYTHONPATH": str(ROOT),
-            },
-            "--no-demo",
-            "--set",
-            str(food),
-            "--no-record",
-            script=LOCAL,
-        )
+        done = run_bench(served_as(url) | {"PYTHONPATH": str(ROOT)}, "--no-demo", "--set",
+                         str(food), "--no-record", script=LOCAL)  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "demo:" not in done.stdout
     assert "model:" not in done.stdout  # nothing fetched or served
