@@ -10,7 +10,13 @@ answered. Here every reply to a call with tools bound is read first:
 - one that does not validate, a call whose arguments are not JSON, or a reply cut at the
   token limit is refused back to the model with one corrective message, in the same
   activity; a second unusable reply fails the call without retry (`UNUSABLE_REPLY`),
-  and the workflow degrades the step (workflows/degradation.py).
+  and the workflow degrades the step (workflows/degradation.py);
+- a reply in prose before the conversation has called any tool (every agent here is given
+  a job its tools do: a small model often describes the search it would make instead) is
+  asked once for the call, with the reply's format constrained to a call of a bound tool
+  (`call_format`). A server that constrains output to a JSON schema can then only write a
+  call; one that refuses the format, or a reply that is still no call, leaves the prose
+  answer, and the step degrades as before.
 
 While a call generates, a side task heartbeats every second (a quarter of a shorter
 heartbeat timeout): the plugin's own heartbeat comes at half the timeout, and the worker
@@ -28,7 +34,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.messages.ai import add_usage
 from langchain_core.outputs import ChatResult
 from langchain_openai import ChatOpenAI
@@ -37,7 +43,12 @@ from temporalio.exceptions import ApplicationError
 
 from activities.metrics import MODEL_REPLIES, TOOL_SCHEMA_BYTES
 from activities.model_view import model_view
-from activities.text_tool_calls import ReplyReading, read_reply, tool_schemas_by_name
+from activities.text_tool_calls import (
+    ReplyReading,
+    call_format,
+    read_reply,
+    tool_schemas_by_name,
+)
 from contracts.model_calls import PARSED_FROM_TEXT, REFUSED, UNUSABLE_REPLY
 
 BEAT_SECONDS = 1.0
@@ -64,6 +75,18 @@ async def heartbeating() -> AsyncIterator[None]:
     finally:
         task.cancel()
         await asyncio.wait([task])
+
+
+# What the call asking for a tool call does not send: its format is the call itself.
+UNBOUND_FOR_FORMAT = frozenset({"tools", "tool_choice", "parallel_tool_calls"})
+ASK_FOR_CALL = (
+    "You have not called a tool yet, and your task is done with them. Reply with the one "
+    'tool call to make now, as a JSON object: {"name": <tool name>, "arguments": {...}}.'
+)
+
+
+def _has_called(messages: list[BaseMessage]) -> bool:
+    return any(isinstance(m, ToolMessage) for m in messages)
 
 
 def correction(problem: str) -> str:
@@ -143,7 +166,12 @@ class ToolCallingChatOpenAI(ChatOpenAI):
         schemas = tool_schemas_by_name(tools)
         reading = _reading(result, schemas)
         if reading.problem is None:
-            return _taken(result, reading, None)
+            first = result.generations[0].message
+            if reading.calls or getattr(first, "tool_calls", None) or _has_called(messages):
+                return _taken(result, reading, None)
+            asked = await self._asked_for_a_call(messages, first, schemas, stop, run_manager,
+                                                 **kwargs)  # fmt: skip
+            return asked or _taken(result, reading, None)
         MODEL_REPLIES.labels(reading="refused").inc()
         first = result.generations[0].message
         said = _text(first) or "(a tool call whose arguments were not valid JSON)"
@@ -164,4 +192,36 @@ class ToolCallingChatOpenAI(ChatOpenAI):
                 type=UNUSABLE_REPLY,
                 non_retryable=True,
             )
+        return _taken(second, again, first if isinstance(first, AIMessage) else None)
+
+    async def _asked_for_a_call(
+        self,
+        messages: list[BaseMessage],
+        first: BaseMessage,
+        schemas: dict[str, dict[str, Any]],
+        stop: Any,
+        run_manager: Any,
+        **kwargs: Any,
+    ) -> ChatResult | None:
+        """The prose reply asked once for the call it describes, its format constrained to
+        a call (see the module doc); None when that gives no call (the prose reply
+        stands, with the second reply's tokens counted on it)."""
+        unbound = {k: v for k, v in kwargs.items() if k not in UNBOUND_FOR_FORMAT}
+        retry = [*messages, AIMessage(content=_text(first)), HumanMessage(ASK_FOR_CALL)]
+        try:
+            second = await super()._agenerate(
+                retry, stop, run_manager, response_format=call_format(schemas), **unbound
+            )
+        except Exception:  # noqa: BLE001 - a server that refuses the format: prose stands
+            MODEL_REPLIES.labels(reading="format_refused").inc()
+            return None
+        again = _reading(second, schemas)
+        if not again.calls:
+            if isinstance(first, AIMessage):
+                first.usage_metadata = add_usage(
+                    first.usage_metadata,
+                    getattr(second.generations[0].message, "usage_metadata", None),
+                )
+            return None
+        MODEL_REPLIES.labels(reading="asked_for_call").inc()
         return _taken(second, again, first if isinstance(first, AIMessage) else None)

@@ -126,6 +126,19 @@ def tool_schemas_by_name(tools: list[Any]) -> dict[str, dict[str, Any]]:
     return schemas
 
 
+def call_format(schemas: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """An OpenAI `response_format` whose JSON schema is one call of a bound tool, written
+    `{"name": ..., "arguments": {...}}`: a server that constrains its output to a schema
+    (llama.cpp, vLLM and OpenAI do) can then only write a call `read_text_calls` takes."""
+    options = [
+        {"type": "object", "properties": {"name": {"const": name}, "arguments": params},
+         "required": ["name", "arguments"]}
+        for name, params in schemas.items()
+    ]  # fmt: skip
+    schema = options[0] if len(options) == 1 else {"anyOf": options}
+    return {"type": "json_schema", "json_schema": {"name": "tool_call", "schema": schema}}
+
+
 def read_text_calls(text: str, schemas: dict[str, dict[str, Any]]) -> ReplyReading:
     """The tool calls `text` writes out, validated against the bound tools' `schemas`."""
     shapes: list[dict[str, Any]] = []

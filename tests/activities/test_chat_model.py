@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from temporalio import activity, workflow
 from temporalio.client import Client
 from temporalio.common import RetryPolicy
@@ -120,6 +120,61 @@ async def test_a_second_unusable_reply_fails_the_call_without_retry(serve: Any) 
                                      "outputTokens": 2 * 41},)  # fmt: skip
     assert spent_on_failure(raised.value) == raised.value.details[0]
     assert spent_on_failure(ApplicationError("other", {"modelCalls": 9}, type="Other")) == {}
+
+
+PROSE = "I would search the web for lithium export controls and list what I find."
+
+
+class RefusingFormat(Replies):
+    """A server that answers plain requests and refuses a `response_format` (400)."""
+
+    def answer(self, method: str, path: str, body: Any, headers: dict[str, str]) -> Any:
+        if "response_format" in body:
+            self.requests.append(body)
+            return 400, {"error": {"message": "response_format is not supported"}}
+        return super().answer(method, path, body, headers)
+
+
+async def test_a_first_reply_in_prose_is_asked_once_for_its_call_in_the_call_format(
+    serve: Any,
+) -> None:
+    call = json.dumps({"name": "web_search", "arguments": CALL})
+    replies = Replies((PROSE, "stop"), (call, "stop"))
+    reply = await serve(replies).ainvoke([HumanMessage("Which suppliers carry risk?")])
+    assert reply.tool_calls[0]["name"] == "web_search" and reply.tool_calls[0]["args"] == CALL
+    assert reply.response_metadata[PARSED_FROM_TEXT] == 1 and reply.response_metadata[REFUSED] == 1
+    first, second = replies.requests
+    assert "response_format" not in first and first["tools"]
+    # The second asks for the call with no tools bound, its output held to a call's shape.
+    assert "tools" not in second and "tool_choice" not in second
+    shape = second["response_format"]["json_schema"]["schema"]
+    assert shape["properties"]["name"] == {"const": "web_search"}
+    assert shape["properties"]["arguments"] == SEARCH["function"]["parameters"]
+    said, ask = second["messages"][-2:]
+    assert said["role"] == "assistant" and text(said["content"]) == PROSE
+    assert ask["role"] == "user" and "tool call" in ask["content"]
+    assert reply.usage_metadata["input_tokens"] == 2 * 4517  # both calls count
+
+
+async def test_prose_after_a_tool_was_called_is_the_answer(serve: Any) -> None:
+    replies = Replies((PROSE, "stop"))
+    asked = AIMessage(content="", tool_calls=[{"name": "web_search", "args": CALL, "id": "c1"}])
+    conversation = [HumanMessage("Go."), asked, ToolMessage(content="[]", tool_call_id="c1")]
+    reply = await serve(replies).ainvoke(conversation)
+    assert reply.content == PROSE and reply.tool_calls == [] and len(replies.requests) == 1
+
+
+async def test_prose_stands_when_asking_gives_no_call(serve: Any) -> None:
+    still = Replies((PROSE, "stop"), ("Sorry, I cannot search.", "stop"))
+    reply = await serve(still).ainvoke([HumanMessage("Go.")])
+    assert reply.content == PROSE and reply.tool_calls == []
+    assert reply.usage_metadata["input_tokens"] == 2 * 4517
+
+
+async def test_prose_stands_when_the_server_refuses_the_call_format(serve: Any) -> None:
+    refusing = RefusingFormat((PROSE, "stop"))
+    reply = await serve(refusing).ainvoke([HumanMessage("Go.")])
+    assert reply.content == PROSE and reply.tool_calls == [] and len(refusing.requests) == 2
 
 
 @activity.defn(name="one_slow_model_call")

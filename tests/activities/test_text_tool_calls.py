@@ -6,7 +6,12 @@ import json
 
 import pytest
 
-from activities.text_tool_calls import read_reply, read_text_calls, tool_schemas_by_name
+from activities.text_tool_calls import (
+    call_format,
+    read_reply,
+    read_text_calls,
+    tool_schemas_by_name,
+)
 from contracts.tools import FindRelatedArgs, SearchArgs
 
 TOOLS = [
@@ -90,3 +95,16 @@ def test_calls_made_through_the_api_are_left_as_they_are() -> None:
     text = json.dumps({"name": "web_search", "arguments": {}})
     reading = read_reply(text, made, [], "tool_calls", SCHEMAS)
     assert reading.calls == [] and reading.problem is None
+
+
+def test_the_call_format_is_one_call_of_any_bound_tool() -> None:
+    search = {"type": "object", "properties": {"query": {"type": "string"}}}
+    propose = {"type": "object", "properties": {"statements": {"type": "array"}}}
+    one = call_format({"web_search": search})["json_schema"]["schema"]
+    assert one["required"] == ["name", "arguments"]
+    assert one["properties"] == {"name": {"const": "web_search"}, "arguments": search}
+    both = call_format({"web_search": search, "propose": propose})
+    assert both["type"] == "json_schema"
+    options = both["json_schema"]["schema"]["anyOf"]
+    assert [o["properties"]["name"]["const"] for o in options] == ["web_search", "propose"]
+    assert options[1]["properties"]["arguments"] == propose
