@@ -22,10 +22,13 @@ STATEMENTS_FILE = "/research/statements.json"
 
 
 def resolve_statements(args: ProposeToolArgs, statements: list[dict[str, Any]]) -> ProposeArgs:
-    """The activity's arguments: the reference stands for every discovery statement, and
-    statements the model wrote itself follow them."""
+    """The activity's arguments: every discovery statement, and the statements the model
+    wrote itself after them. Passed or left out, the reference stands: a small model
+    often leaves it out and writes a few statements of its own, and proposing from those
+    alone threw the run's research away (Qwen2.5-Coder-1.5B on the climate set: 5
+    candidates where the same research gives 20 claims)."""
     given = [s.model_dump() for s in args.statements]
-    by_ref = list(statements) if args.statementsRef == STATEMENTS_FILE else []
+    by_ref = list(statements)
     # ProposeArgs has no statementsRef (it ignores the key); the statements are replaced.
     return ProposeArgs.model_validate({**args.model_dump(), "statements": by_ref + given})
 

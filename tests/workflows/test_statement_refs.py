@@ -64,9 +64,13 @@ def test_the_reference_stands_for_every_discovery_statement_and_own_statements_f
     assert not hasattr(resolved, "statementsRef")
 
 
-def test_without_the_reference_only_the_models_own_statements_are_proposed() -> None:
+def test_a_reference_left_out_still_stands_so_the_research_is_never_dropped() -> None:
+    # A small model often writes a few statements of its own and no reference.
     resolved = resolve_statements(ProposeToolArgs(statements=[OWN]), [FOUND])
-    assert [s.object for s in resolved.statements] == ["Nevada"]
+    assert [s.object for s in resolved.statements] == ["Tesla", "Nevada"]
+    assert [s.object for s in resolve_statements(ProposeToolArgs(), [FOUND]).statements] == [
+        "Tesla"
+    ]
 
 
 def test_an_unknown_reference_is_refused_naming_the_right_one() -> None:
