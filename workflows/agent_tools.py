@@ -113,7 +113,8 @@ def activity_tool(
         elif isinstance(args, ProposeToolArgs):
             refused = unknown_reference("statementsRef", args.statementsRef, STATEMENTS_FILE)
             if not refused:
-                args = resolve_statements(args, run_ledger.statements if run_ledger else [])
+                args = resolve_statements(args, run_ledger.statements if run_ledger else [],
+                                          run_ledger.room if run_ledger else None)  # fmt: skip
         if refused:
             refusal = ToolResponse(success=False, error=refused, metadata=ToolMetadata())
             return refusal.model_dump_json()

@@ -66,6 +66,9 @@ class CandidateLedger:
     def __init__(self) -> None:
         # The discovery statements `statementsRef` stands for (workflows/statement_refs.py).
         self.statements: list[dict[str, Any]] = []
+        # The claims the run has room for, which a propose call leaving maxCandidates
+        # out gets (the task names it; a small model often drops it).
+        self.room: int | None = None
         # Every propose_knowledge_assets answer, whole, in call order.
         self.proposals: list[ToolResponse] = []
         # The entries validation scores (the run's candidates as they stand).

@@ -21,16 +21,21 @@ from contracts.tools import ProposeArgs, ProposeToolArgs
 STATEMENTS_FILE = "/research/statements.json"
 
 
-def resolve_statements(args: ProposeToolArgs, statements: list[dict[str, Any]]) -> ProposeArgs:
+def resolve_statements(
+    args: ProposeToolArgs, statements: list[dict[str, Any]], room: int | None = None
+) -> ProposeArgs:
     """The activity's arguments: every discovery statement, and the statements the model
-    wrote itself after them. Passed or left out, the reference stands: a small model
-    often leaves it out and writes a few statements of its own, and proposing from those
-    alone threw the run's research away (Qwen2.5-Coder-1.5B on the climate set: 5
-    candidates where the same research gives 20 claims)."""
+    wrote itself after them. Passed or left out, the reference stands: a small model may
+    leave it out and write a few statements of its own, and proposing from those alone
+    would drop the run's research. Likewise a call that leaves maxCandidates out gets
+    `room`, the run's room its task names, not the field's default of 8."""
     given = [s.model_dump() for s in args.statements]
     by_ref = list(statements)
+    fields = {**args.model_dump(), "statements": by_ref + given}
+    if room is not None and "maxCandidates" not in args.model_fields_set:
+        fields["maxCandidates"] = room  # the run's room, not the field's default of 8
     # ProposeArgs has no statementsRef (it ignores the key); the statements are replaced.
-    return ProposeArgs.model_validate({**args.model_dump(), "statements": by_ref + given})
+    return ProposeArgs.model_validate(fields)
 
 
 __all__ = ["STATEMENTS_FILE", "resolve_statements", "statement_view", "statement_views"]

@@ -351,6 +351,8 @@ class SubagentRunner:
             return [{**spec, "tools": tools} for spec in prompts.SUBAGENT_SPECS]
 
         self._ledger.statements = statements
+        room = min(MAX_CLAIMS, CLAIMS_PER_ITERATION * req.maxIterations)
+        self._ledger.room = room
         text = json.dumps(statements, indent=1, sort_keys=True)
         self._files[STATEMENTS_FILE] = FileInfo(path=STATEMENTS_FILE, size=len(text.encode()))
         self.file_texts[STATEMENTS_FILE] = text
@@ -364,7 +366,7 @@ class SubagentRunner:
                 "domainTags": req.domainTags,
                 "statements": statement_views(statements),
                 "statementsRef": STATEMENTS_FILE,
-                "maxCandidates": min(MAX_CLAIMS, CLAIMS_PER_ITERATION * req.maxIterations),
+                "maxCandidates": room,
                 "memory": self._notes("schema-notes"),
             },
             subagents=resolvers,

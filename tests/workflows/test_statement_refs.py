@@ -73,6 +73,14 @@ def test_a_reference_left_out_still_stands_so_the_research_is_never_dropped() ->
     ]
 
 
+def test_a_call_leaving_max_candidates_out_gets_the_runs_room() -> None:
+    left_out = resolve_statements(ProposeToolArgs(), [FOUND], room=20)
+    assert left_out.maxCandidates == 20  # not the field's default of 8
+    chosen = resolve_statements(ProposeToolArgs(maxCandidates=5), [FOUND], room=20)
+    assert chosen.maxCandidates == 5  # the model's own choice stands
+    assert resolve_statements(ProposeToolArgs(), [FOUND]).maxCandidates == 8  # no room known
+
+
 def test_an_unknown_reference_is_refused_naming_the_right_one() -> None:
     assert unknown_reference("statementsRef", STATEMENTS_FILE, STATEMENTS_FILE) is None
     assert unknown_reference("statementsRef", None, STATEMENTS_FILE) is None
@@ -98,6 +106,7 @@ async def test_a_given_dispatch_gets_the_resolved_call_and_its_answer_goes_to_th
     # How bench/overhead_direct.py runs the same tools without Temporal: only the dispatch differs.
     ledger = CandidateLedger()
     ledger.statements = [FOUND]
+    ledger.room = 20
     seen: list[tuple[str, Any]] = []
     row = {"candidateId": "cand-1", "asset": {"@id": "urn:x", "name": "Ganfeng supplies Tesla"}}
 
@@ -111,6 +120,7 @@ async def test_a_given_dispatch_gets_the_resolved_call_and_its_answer_goes_to_th
     [(name, args)] = seen
     assert name == "propose_knowledge_assets"
     assert [s.object for s in args.statements] == ["Tesla", "Nevada"]
+    assert args.maxCandidates == 20  # left out of the call: the run's room
     assert answer["candidatesRef"] == CANDIDATES_FILE
     assert ledger.proposed_rows() == [row]
 
