@@ -165,15 +165,14 @@ class ToolCallingChatOpenAI(ChatOpenAI):
         TOOL_SCHEMA_BYTES.observe(len(json.dumps(tools)))
         schemas = tool_schemas_by_name(tools)
         reading = _reading(result, schemas)
+        first = result.generations[0].message
         if reading.problem is None:
-            first = result.generations[0].message
             if reading.calls or getattr(first, "tool_calls", None) or _has_called(messages):
                 return _taken(result, reading, None)
             asked = await self._asked_for_a_call(messages, first, schemas, stop, run_manager,
                                                  **kwargs)  # fmt: skip
             return asked or _taken(result, reading, None)
         MODEL_REPLIES.labels(reading="refused").inc()
-        first = result.generations[0].message
         said = _text(first) or "(a tool call whose arguments were not valid JSON)"
         retry = [*messages, AIMessage(content=said), HumanMessage(correction(reading.problem))]
         second = await super()._agenerate(retry, stop, run_manager, **kwargs)

@@ -176,10 +176,7 @@ def sets_record(figures: dict[str, Any], earlier: dict[str, Any]) -> dict[str, A
     """What `quality.sets` records for a run of every set: its figures, the commit they
     were measured on, and beside them the recall the earlier record had per set
     (`previous`) and the first run's (`before`), so a change reads against both."""
-    names = [n for n, f in earlier.items() if isinstance(f, dict) and "recall" in f]
-    previous = {n: earlier[n]["recall"] for n in names if n != "macro"}
-    if "macro" in earlier:
-        previous["macro"] = earlier["macro"].get("recall")
+    previous = {n: f["recall"] for n, f in earlier.items() if isinstance(f, dict) and "recall" in f}
     kept = {k: earlier[k] for k in ("before",) if k in earlier}
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
                           capture_output=True, text=True, check=False).stdout.strip()  # fmt: skip
