@@ -24,8 +24,11 @@ from temporalio import workflow
 
 PATCHES_AT_START = "patches-asked-at-start"
 DEGRADE_PATCH = "model-failure-degrades-step"  # a failing model degrades its step
+# Signal and update handlers wait until no local activity is in flight
+# (workflows/run_clock.py `handler_arrived`).
+HANDLERS_WAIT_PATCH = "handlers-wait-for-local-results"
 # Asked at the start of each run, in this order, after PATCHES_AT_START.
-ASKED_AT_START: tuple[str, ...] = (DEGRADE_PATCH,)
+ASKED_AT_START: tuple[str, ...] = (DEGRADE_PATCH, HANDLERS_WAIT_PATCH)
 
 # The patches shipped before PATCHES_AT_START, asked where their branch is by runs
 # recorded without it.

@@ -13,7 +13,7 @@ from typing import Any
 
 from temporalio import workflow
 from temporalio.common import RetryPolicy
-from temporalio.exceptions import ActivityError, is_cancelled_exception
+from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
 from contracts.activity_names import (
     AUDIT_DECISIONS,
@@ -43,7 +43,12 @@ from contracts.tools import (
 )
 from workflows import run_metrics
 from workflows.degradation import with_degraded_note
-from workflows.patches import AUDIT_DECISIONS_PATCH, LOCAL_STEPS_PATCH, RunPatches
+from workflows.patches import (
+    AUDIT_DECISIONS_PATCH,
+    HANDLERS_WAIT_PATCH,
+    LOCAL_STEPS_PATCH,
+    RunPatches,
+)
 from workflows.relink import relinked
 from workflows.review import ReviewBoard, apply_score
 from workflows.run_clock import RunClock
@@ -201,6 +206,16 @@ class RunSteps(LoggedRun):
         self._sync()
 
     async def _decide(self, decisions: list[Decision]) -> list[DecisionResult]:
+        """The `decide` update: refused with a message when, once it may act, the batch no
+        longer fits the run (the validator checked it on arrival)."""
+        if self._patched(HANDLERS_WAIT_PATCH):
+            await self._clock.handler_arrived()
+            problem = self._refusal(decisions)
+            if problem:
+                raise ApplicationError(problem, type="DecisionRefused", non_retryable=True)
+        return await self._apply_decisions(decisions)
+
+    async def _apply_decisions(self, decisions: list[Decision]) -> list[DecisionResult]:
         # Record the whole batch before the first await: nothing can slip in between.
         when = self._clock.now().replace(microsecond=0).isoformat()
         first = len(self._board.decisions)
@@ -235,13 +250,15 @@ class RunSteps(LoggedRun):
         return self._board.problem(decisions)
 
     async def _signal(self, decision: Decision) -> None:
+        if self._patched(HANDLERS_WAIT_PATCH):
+            await self._clock.handler_arrived()
         # A signal cannot answer with an error, so a bad one is recorded and ignored.
         problem = self._refusal([decision])
         if problem:
             self._ws.errors.append(f"ignored {decision.action} signal: {problem}")
             self._sync()
             return
-        await self._decide([decision])
+        await self._apply_decisions([decision])
 
     async def _publish(self, request: MiningRequest) -> None:
         domain = request.domainTags[0] if request.domainTags else None

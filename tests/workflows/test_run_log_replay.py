@@ -4,6 +4,7 @@ command (the history replays without divergence)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from temporalio import workflow
@@ -83,3 +84,38 @@ async def test_a_replayed_history_rebuilds_the_log_the_live_run_answered_with(
     assert rebuilt(from_history.model_copy(update={"base": workspace_view(type(final)())})) == (
         workspace_view(final)
     )
+
+
+async def test_decisions_sent_at_once_beside_an_edit_replay_to_the_same_log(
+    stack: Stack, settings: Settings
+) -> None:
+    """Each update waits for the local activities in flight (an edit's audit and
+    re-validation): all are applied, once each, and a replay rebuilds the same log."""
+    handle, ws = await start_reviewed_run(stack, settings.task_queue)
+    edit_id = next(c.id for c in ws.candidates if c.accepted and c.kind == "claim")
+    edited = dict(next(c.asset for c in ws.candidates if c.id == edit_id))
+    edited["name"] = "Edited at once: " + edited["name"]
+    others = [c for c in ws.pendingApprovals if c != edit_id]
+    batches = [[Decision(candidateId=edit_id, action="edit", asset=edited)]] + [
+        [Decision(candidateId=c, action="reject")] for c in others
+    ]
+    answered = await asyncio.gather(
+        *(handle.execute_update(MiningWorkflow.decide, batch) for batch in batches)
+    )
+    assert [r.candidateId for rows in answered for r in rows] == [edit_id, *others]
+    await handle.result()
+    live = await whole_log(handle)
+
+    REPLAYED.clear()
+    replayer = Replayer(
+        workflows=[MiningWorkflow], interceptors=[ReadLog()], plugins=[deepagents_plugin(settings)]
+    )
+    replayed = await replayer.replay_workflow(
+        await handle.fetch_history(), raise_on_replay_failure=False
+    )
+    assert replayed.replay_failure is None, replayed.replay_failure
+    [from_history] = REPLAYED
+    assert from_history.entries == live.entries
+    decided = [e for e in live.entries if e.kind == "decided"]
+    ids = [d["candidateId"] for e in decided for d in e.value["decisions"]]
+    assert sorted(ids) == sorted([edit_id, *others]), decided
