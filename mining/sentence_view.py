@@ -176,6 +176,12 @@ class SentenceView:
                 # "Y supplies it to X, which said it had been affected", "it" is X (what
                 # "which" stands for), never Y. ("water to turn its turbines" has no
                 # relative pronoun: its clause is the one around it.)
+                if _restrictive(t) and _unnamed_noun(self, t.head):
+                    # "Any software that bundles its own copy": "its" is the software's,
+                    # which names nothing, so nothing named before owns the copy. (After
+                    # a comma the parser often hangs the clause on the wrong noun: "X, a
+                    # maker of board, which said it ..." on the board.)
+                    return []
                 break
         topic = self._topic_before(verb)
         if topic is not None and keep(topic):
@@ -368,3 +374,22 @@ def _is_bare_definite(tok: Any) -> bool:
         and any(c.dep_ == "det" and c.lower_ in DEFINITE_DETS for c in tok.children)
         and not any(c.dep_ in _EVENT_MODIFIERS for c in tok.children)
     )
+
+
+def _unnamed_noun(view: SentenceView, tok: Any) -> bool:
+    """A common noun naming no entity and pointing back to none: "any software", "a
+    supplier", "firms" (not "the company", which may mean one named before, nor "X, a
+    maker of board", which says what X is)."""
+    return (
+        tok.pos_ == "NOUN"
+        and tok.dep_ != "appos"
+        and not view.entities_at(tok)
+        and not any(c.dep_ == "det" and c.lower_ in DEFINITE_DETS for c in tok.children)
+        and not any(c.dep_ == "poss" for c in tok.children)
+    )
+
+
+def _restrictive(clause: Any) -> bool:
+    """A relative clause with no comma before it: "software that bundles ..."."""
+    first = clause.left_edge
+    return first.i == 0 or first.doc[first.i - 1].text != ","

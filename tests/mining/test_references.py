@@ -116,6 +116,16 @@ def test_it_inside_a_relative_clause_is_what_the_clause_describes_not_the_main_s
     assert not {t for t in found if t[0] == "Brenna Mills" and t[1] == "affectedBy"}
 
 
+def test_its_in_a_clause_about_an_unnamed_noun_is_that_nouns_not_a_name_before() -> None:
+    # "its own copy" is any ensemble's: the orchestra named before owns no copy.
+    lead = "Tallis Orchestra, a touring ensemble from Leeds, recorded the cycle in Bergen. "
+    rule = "Any ensemble that carries its own copy of the Lindqvist Edition pays a licence fee."
+    assert not {t for t in triples(lead + rule) if t[2] == "Lindqvist Edition"}
+    # Said of the orchestra itself, the copy is its own.
+    own = "Tallis Orchestra carries its own copy of the Lindqvist Edition."
+    assert {t[0] for t in triples(lead + own) if t[2] == "Lindqvist Edition"} == {"Tallis Orchestra"}
+
+
 def test_its_opening_a_sentence_carries_on_the_subject_before_of_any_kind() -> None:
     # A lake is no organisation, yet "its" continues it, not the company named after it.
     text = "Lake Tana lies beside the mill of Bahir Dar Textiles. Its water feeds Abbay Power."
