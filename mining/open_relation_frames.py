@@ -47,6 +47,16 @@ def attached(
     return None
 
 
+def _describes_a_noun_within(s: ParsedSentence, up_d: list[int], clause: Any) -> bool:
+    """'the iPhone of an employee of an organisation based in Y': the clause says what the
+    organisation is, a noun inside a phrase of the head mention, not the mention itself."""
+    noun = clause.head
+    if noun.i in s.all_owned or noun.dep_ == "appos" or noun.pos_ != "NOUN":
+        return False  # a named thing's clause, or an apposition saying what one is
+    above = up_d[up_d.index(clause.i) + 1 :]
+    return any(s.doc[t].dep_ in ("prep", "pobj") and t not in s.all_owned for t in above)
+
+
 def _attached_clause(
     s: ParsedSentence, head: int, dep: int, up_d: list[int], verbs: list[int], attach: Any
 ) -> OpenRelation | None:
@@ -58,6 +68,8 @@ def _attached_clause(
     for v in verbs[:-1]:
         if s.doc[v].dep_ not in SAME_SUBJECT or has_own_subject(s.doc[v]):
             return None
+    if _describes_a_noun_within(s, up_d, outer):
+        return None
     inner = s.doc[verbs[0]]
     side = up_d[: up_d.index(verbs[0])]
     particles = [c.i for c in inner.children if c.dep_ == "prt"]

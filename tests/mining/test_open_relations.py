@@ -320,3 +320,13 @@ def test_a_relative_clause_relates_its_subject_only_through_the_noun_itself() ->
     # An event or policy acts for itself, as an owned one does ("X's ban hit Y").
     ban = "The export ban that Sylvania imposed in March hit Kalvik Metals."
     assert not relations(ban, ["Sylvania", "Kalvik Metals"])
+
+
+def test_a_clause_on_an_unnamed_noun_inside_the_heads_phrase_says_nothing_of_the_head() -> None:
+    # "based in Bergen" says where the conservatory is, not the piano.
+    text = "Critics heard it on the Steinway of a student of a school based in Bergen."
+    assert not relations(text, ["Steinway", "Bergen"])
+    # Its apposition's clause still describes the head.
+    text = "Tallis Orchestra, an ensemble based in Leeds, toured Norway."
+    found = relations(text, ["Tallis Orchestra", "Leeds"])
+    assert ("Tallis Orchestra", "be based in", "Leeds") in found

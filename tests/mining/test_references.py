@@ -123,7 +123,8 @@ def test_its_in_a_clause_about_an_unnamed_noun_is_that_nouns_not_a_name_before()
     assert not {t for t in triples(lead + rule) if t[2] == "Lindqvist Edition"}
     # Said of the orchestra itself, the copy is its own.
     own = "Tallis Orchestra carries its own copy of the Lindqvist Edition."
-    assert {t[0] for t in triples(lead + own) if t[2] == "Lindqvist Edition"} == {"Tallis Orchestra"}
+    owners = {t[0] for t in triples(lead + own) if t[2] == "Lindqvist Edition"}
+    assert owners == {"Tallis Orchestra"}
 
 
 def test_its_opening_a_sentence_carries_on_the_subject_before_of_any_kind() -> None:
