@@ -47,6 +47,7 @@ from temporalio.client import WorkflowHandle  # noqa: E402
 from bench.real_model_sets import first_answerable, score_one  # noqa: E402
 from bench.results_file import read_results, write_results  # noqa: E402
 from bench.shared_sets import line, load_set, set_dirs  # noqa: E402
+from contracts.activity_names import PROPOSE_KNOWLEDGE_ASSETS  # noqa: E402
 from contracts.run import KnowledgeMinerResponse, MiningRequest  # noqa: E402
 from kminer.config import Settings, load_settings  # noqa: E402
 from kminer.stack import embedded_stack  # noqa: E402
@@ -67,14 +68,33 @@ def model_name(url: str) -> str:
     return str(listed["data"][0]["id"])
 
 
-async def schema_bytes(handle: WorkflowHandle) -> dict[str, list[int]]:
-    """Bytes of the tool schemas each model call carried, by the subagent that made it."""
+def propose_call(args: dict[str, Any], query: str) -> dict[str, Any]:
+    """What one propose_knowledge_assets call was given, as resolved for the activity:
+    a model's arguments are what set how many candidates a run gets."""
+    return {
+        "statements": len(args.get("statements") or []),
+        "maxCandidates": args.get("maxCandidates"),
+        "links": len(args.get("links") or {}),
+        "query_is_the_question": args.get("query") == query,
+        "domainTags": args.get("domainTags") or [],
+    }
+
+
+async def history_figures(
+    handle: WorkflowHandle, query: str
+) -> tuple[dict[str, list[int]], list[dict[str, Any]]]:
+    """Bytes of the tool schemas each model call carried, by the subagent that made it,
+    and the arguments of each propose call, read from the run's scheduled activities."""
     by_role: dict[str, list[int]] = {}
+    proposes: list[dict[str, Any]] = []
     async for event in handle.fetch_history_events():
         if event.event_type != EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
             continue
         attributes = event.activity_task_scheduled_event_attributes
-        if attributes.activity_type.name != MODEL_CALL:
+        name = attributes.activity_type.name
+        if name == PROPOSE_KNOWLEDGE_ASSETS:
+            proposes.append(propose_call(json.loads(attributes.input.payloads[0].data), query))
+        if name != MODEL_CALL:
             continue
         call = json.loads(attributes.input.payloads[0].data)
         if not call.get("tool_schemas"):
@@ -82,7 +102,7 @@ async def schema_bytes(handle: WorkflowHandle) -> dict[str, list[int]]:
         found = ROLE.search(json.dumps(call.get("messages", [])[:1]))
         role = found.group(1) if found else "unknown"
         by_role.setdefault(role, []).append(len(json.dumps(call.get("tool_schemas") or [])))
-    return by_role
+    return by_role, proposes
 
 
 def model_settings(data_dir: Path, url: str, model: str) -> Settings:
@@ -105,7 +125,7 @@ async def mine(
         )  # fmt: skip
         result = await handle.result()
         wall = time.monotonic() - began
-        schemas = await schema_bytes(handle)
+        schemas, proposes = await history_figures(handle, query)
     usage = result.usage
     figures = {
         "question": query,
@@ -119,6 +139,7 @@ async def mine(
         "replies_refused": usage.repliesRefused,
         "degraded_steps": [s.model_dump() for s in result.degradedSteps],
         "candidates": len(result.candidateAssets),
+        "propose_calls": proposes,
         "answer": result.answer.text,
     }
     return figures, result
@@ -158,6 +179,24 @@ async def measure_set(url: str, model: str, set_dir: Path) -> dict[str, Any]:
     }
 
 
+async def measure_all(
+    url: str, model: str, sets: list[Path], *, demo: bool
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """The demo question (unless not asked) and each set's, printed as they finish."""
+    figures = None
+    if demo:
+        figures = await measure(url, model)
+        print(model_line(f"{model} demo", figures), flush=True)
+    questions = []
+    for set_dir in sets:
+        one = await measure_set(url, model, set_dir)
+        questions.append(one)
+        print(model_line(f"{model} {one['set']} q{one['index']}", one), flush=True)
+        # The shared sets' own line, with this question's wall time.
+        print(f"  quality {line(one['set'], one['quality'] | {'seconds': one['wall_seconds']})}")
+    return figures, questions
+
+
 def merged(
     earlier: dict[str, Any], demo: dict[str, Any] | None, questions: list[dict[str, Any]]
 ) -> dict[str, Any]:
@@ -183,13 +222,18 @@ def record_run(demo: dict[str, Any] | None, questions: list[dict[str, Any]]) -> 
 def model_line(label: str, figures: dict[str, Any]) -> str:
     schemas = ", ".join(f"{r} {b:,} B" for r, b in figures["tool_schema_bytes_per_call"].items())
     degraded = "; ".join(f"{s['step']} ({s['reason']})" for s in figures["degraded_steps"])
+    proposes = "; ".join(
+        f"{c['statements']} statements, maxCandidates {c['maxCandidates']}, "
+        f"{'the question' if c['query_is_the_question'] else 'another query'}"
+        for c in figures.get("propose_calls", [])
+    )
     return (
         f"real_model {label}: {figures['phase']} in {figures['wall_seconds']} s; "
         f"{figures['model_calls']} model calls, {figures['input_tokens']:,} tokens in, "
         f"{figures['output_tokens']:,} out; tool schemas per call (largest): {schemas or 'none'}; "
         f"{figures['tool_calls_from_text']} tool calls taken from text, "
         f"{figures['replies_refused']} replies refused; degraded: {degraded or 'none'}; "
-        f"{figures['candidates']} candidates"
+        f"{figures['candidates']} candidates; propose calls: {proposes or 'none'}"
     )
 
 
@@ -218,18 +262,11 @@ def main() -> int:
     # ChatOpenAI wants a key; a local server ignores it.
     os.environ.setdefault("OPENAI_API_KEY", "local")
     model = model_name(url)
-    figures = None
-    if not args.no_demo:
-        figures = asyncio.run(measure(url, model))
-        print(model_line(f"{model} demo", figures), flush=True)
     sets = [] if args.no_sets else [p.resolve() for p in args.set or set_dirs()]
-    questions = []
-    for set_dir in sets:
-        one = asyncio.run(measure_set(url, model, set_dir))
-        questions.append(one)
-        print(model_line(f"{model} {one['set']} q{one['index']}", one), flush=True)
-        # The shared sets' own line, with this question's wall time.
-        print(f"  quality {line(one['set'], one['quality'] | {'seconds': one['wall_seconds']})}")
+    # One event loop for every question: the OpenAI client keeps its HTTP connections
+    # (langchain_openai caches one per base URL), and a second asyncio.run would find
+    # them bound to the first, closed loop ("Event loop is closed" on its first call).
+    figures, questions = asyncio.run(measure_all(url, model, sets, demo=not args.no_demo))
     if not args.no_record:
         record_run(figures, questions)
     return 0

@@ -75,6 +75,9 @@ def test_a_served_model_mines_the_demo_and_a_shared_sets_question() -> None:
     figures = r"COMPLETED in [\d.]+ s; [1-9]\d* model calls, [\d,]+ tokens in, [\d,]+ out; "
     assert re.search(r"^real_model gpt-4o-mini demo: " + figures, done.stdout, re.M)
     assert re.search(r"^real_model gpt-4o-mini food q0: " + figures, done.stdout, re.M)
+    # What each propose call was given, as the workflow resolved it for the activity.
+    assert re.search(r"food q0: .*; propose calls: [1-9]\d* statements, maxCandidates \d+, ",
+                     done.stdout, re.M), done.stdout  # fmt: skip
     # The set's question is scored by the shared scorer: its quality line follows.
     quality = re.search(r"^  quality food +recall ([\d.]+) \((\d+)/(\d+)\)", done.stdout, re.M)
     assert quality, done.stdout
