@@ -53,6 +53,20 @@ async def whole_log(handle: Any) -> RunLogPage:
         after = page.entries[-1].seq
 
 
+async def replayed_log(handle: Any, settings: Settings) -> RunLogPage:
+    """The log a replay of the run's history rebuilds (the replay must not diverge)."""
+    REPLAYED.clear()
+    replayer = Replayer(
+        workflows=[MiningWorkflow], interceptors=[ReadLog()], plugins=[deepagents_plugin(settings)]
+    )
+    replayed = await replayer.replay_workflow(
+        await handle.fetch_history(), raise_on_replay_failure=False
+    )
+    assert replayed.replay_failure is None, replayed.replay_failure
+    [from_history] = REPLAYED
+    return from_history
+
+
 async def test_a_replayed_history_rebuilds_the_log_the_live_run_answered_with(
     stack: Stack, settings: Settings
 ) -> None:
@@ -66,15 +80,7 @@ async def test_a_replayed_history_rebuilds_the_log_the_live_run_answered_with(
     live = await whole_log(handle)
     final = await handle.query(MiningWorkflow.workspace)
 
-    REPLAYED.clear()
-    replayer = Replayer(
-        workflows=[MiningWorkflow], interceptors=[ReadLog()], plugins=[deepagents_plugin(settings)]
-    )
-    replayed = await replayer.replay_workflow(
-        await handle.fetch_history(), raise_on_replay_failure=False
-    )
-    assert replayed.replay_failure is None, replayed.replay_failure
-    [from_history] = REPLAYED
+    from_history = await replayed_log(handle, settings)
     assert from_history.entries == live.entries
     assert live.entries[: len(during_review.entries)] == during_review.entries
     # Every phase the run went through is an entry of its own, in order.
@@ -106,15 +112,7 @@ async def test_decisions_sent_at_once_beside_an_edit_replay_to_the_same_log(
     await handle.result()
     live = await whole_log(handle)
 
-    REPLAYED.clear()
-    replayer = Replayer(
-        workflows=[MiningWorkflow], interceptors=[ReadLog()], plugins=[deepagents_plugin(settings)]
-    )
-    replayed = await replayer.replay_workflow(
-        await handle.fetch_history(), raise_on_replay_failure=False
-    )
-    assert replayed.replay_failure is None, replayed.replay_failure
-    [from_history] = REPLAYED
+    from_history = await replayed_log(handle, settings)
     assert from_history.entries == live.entries
     decided = [e for e in live.entries if e.kind == "decided"]
     ids = [d["candidateId"] for e in decided for d in e.value["decisions"]]
