@@ -51,10 +51,10 @@ def _describes_a_noun_within(s: ParsedSentence, up_d: list[int], clause: Any) ->
     """'the iPhone of an employee of an organisation based in Y': the clause says what the
     organisation is, a noun inside a phrase of the head mention, not the mention itself."""
     noun = clause.head
-    if noun.i in s.all_owned or noun.dep_ == "appos" or noun.pos_ != "NOUN":
+    if noun.i in s.all_owned or noun.dep_ == "appos":
         return False  # a named thing's clause, or an apposition saying what one is
     above = up_d[up_d.index(clause.i) + 1 :]
-    return any(s.doc[t].dep_ in ("prep", "pobj") and t not in s.all_owned for t in above)
+    return any(s.doc[t].dep_ == "prep" for t in above)
 
 
 def _attached_clause(

@@ -377,15 +377,10 @@ def _is_bare_definite(tok: Any) -> bool:
 
 
 def _unnamed_noun(view: SentenceView, tok: Any) -> bool:
-    """A common noun naming no entity and pointing back to none: "any software", "a
-    supplier", "firms" (not "the company", which may mean one named before, nor "X, a
-    maker of board", which says what X is)."""
-    return (
-        tok.pos_ == "NOUN"
-        and tok.dep_ != "appos"
-        and not view.entities_at(tok)
-        and not any(c.dep_ == "det" and c.lower_ in DEFINITE_DETS for c in tok.children)
-        and not any(c.dep_ == "poss" for c in tok.children)
+    """A noun phrase naming no entity and pointing back to none: "any software", "a
+    supplier", "firms" (not "the company", which may mean one named before)."""
+    return not view.entities_at(tok) and not any(
+        c.dep_ == "det" and c.lower_ in DEFINITE_DETS for c in tok.children
     )
 
 

@@ -125,6 +125,10 @@ def test_its_in_a_clause_about_an_unnamed_noun_is_that_nouns_not_a_name_before()
     own = "Tallis Orchestra carries its own copy of the Lindqvist Edition."
     owners = {t[0] for t in triples(lead + own) if t[2] == "Lindqvist Edition"}
     assert owners == {"Tallis Orchestra"}
+    # "The orchestra that ..." means the one named before: the copy is its own.
+    again = "The orchestra that carries its own copy of the Lindqvist Edition pays no fee."
+    owners = {t[0] for t in triples(lead + again) if t[2] == "Lindqvist Edition"}
+    assert owners == {"Tallis Orchestra"}
 
 
 def test_its_opening_a_sentence_carries_on_the_subject_before_of_any_kind() -> None:
