@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from mining.entities import EntityResolver, merge_aliases, new_entity_id
+from mining.entities import EntityResolver, merge_aliases, named_alike, new_entity_id
 from mining.evidence import DkgCorroborator, same_end
 from storage.dkg.embedded import SEED_DIR, EmbeddedDkg
 from storage.dkg.label_index import LabelIndex, build_index, entry_from_asset
@@ -40,6 +40,27 @@ def test_names_resolve_by_alias_exact_spelling_first(dkg: EmbeddedDkg, resolver)
         dkg, "Albemarle Corporation"
     )
     assert resolver.ref("Tianqi", "Organization", None).ual == PREFIX + "196"  # a resolver link
+
+
+def test_a_link_counts_only_where_the_dkg_label_bears_it_out(dkg: EmbeddedDkg) -> None:
+    # A small model links names to whatever UAL it saw: Tianqi's asset for two others.
+    tianqi = ual_of(dkg, "Tianqi Lithium")
+    links = {"Quokka Ridge Minerals": tianqi, "SQM": tianqi, "Tianqi": tianqi}
+    resolver = EntityResolver(dkg.gazetteer(), links)
+    assert resolver.ref("Quokka Ridge Minerals", "Organization", None).ual is None
+    # The DKG's own reading of a name stands over a link.
+    assert resolver.ref("SQM", "Organization", None).ual == ual_of(
+        dkg, "Sociedad Química y Minera de Chile S.A."
+    )
+    assert resolver.ref("Tianqi", "Organization", None).ual == tianqi
+
+
+def test_a_link_is_borne_out_by_a_word_in_common_or_by_initials() -> None:
+    assert named_alike("Beznau", "Beznau Nuclear Power Plant")
+    assert named_alike("YLB", "Yacimientos de Litio Bolivianos")
+    assert named_alike("Yacimientos de Litio Bolivianos", "YLB")
+    assert not named_alike("EnBW", "Axpo Holding")
+    assert not named_alike("Y", "Yacimientos")  # one letter spells nothing
 
 
 def test_a_phrase_names_a_dkg_event_or_product_of_its_kind(dkg: EmbeddedDkg, resolver) -> None:
