@@ -99,16 +99,18 @@ def _acronym(name: str) -> str:
     return "".join(w[0] for w in re.findall(r"[A-Za-zÀ-ÿ]+", name) if w[0].isupper())
 
 
+def _spelled_by_initials(short: str, full: str) -> bool:
+    """'YLB' for 'Yacimientos de Litio Bolivianos': capitals spelling the other's initials."""
+    return len(short) >= 2 and short.isupper() and _acronym(full) == short
+
+
 def named_alike(name: str, label: str) -> bool:
     """Whether a name and a DKG label can name one thing: a content word in common
     ("Beznau" / "Beznau Nuclear Power Plant"), or one spelled by the other's initials
     ("EDF" / "Electricite De France")."""
     if phrase_words(name) & phrase_words(label):
         return True
-    return any(
-        len(short) >= 2 and short.isupper() and _acronym(full) == short
-        for short, full in ((name, label), (label, name))
-    )
+    return _spelled_by_initials(name, label) or _spelled_by_initials(label, name)
 
 
 def merge_aliases(names: list[tuple[str, str]]) -> dict[str, str]:
@@ -133,7 +135,7 @@ def merge_aliases(names: list[tuple[str, str]]) -> dict[str, str]:
             if norm == long_norm[: len(norm)] and norm and name[:1].isupper():
                 target = long_name
                 break
-            if len(name) >= 2 and name.isupper() and _acronym(long_name) == name:
+            if _spelled_by_initials(name, long_name):
                 target = long_name
                 break
         if target == name:

@@ -371,7 +371,7 @@ def _is_bare_definite(tok: Any) -> bool:
     """'the outbreak', 'these controls': a determiner and nothing else before the noun."""
     return (
         tok.pos_ == "NOUN"
-        and any(c.dep_ == "det" and c.lower_ in DEFINITE_DETS for c in tok.children)
+        and _has_definite_det(tok)
         and not any(c.dep_ in _EVENT_MODIFIERS for c in tok.children)
     )
 
@@ -379,9 +379,12 @@ def _is_bare_definite(tok: Any) -> bool:
 def _unnamed_noun(view: SentenceView, tok: Any) -> bool:
     """A noun phrase naming no entity and pointing back to none: "any software", "a
     supplier", "firms" (not "the company", which may mean one named before)."""
-    return not view.entities_at(tok) and not any(
-        c.dep_ == "det" and c.lower_ in DEFINITE_DETS for c in tok.children
-    )
+    return not view.entities_at(tok) and not _has_definite_det(tok)
+
+
+def _has_definite_det(tok: Any) -> bool:
+    """'the', 'this', 'these', 'those' on the noun."""
+    return any(c.dep_ == "det" and c.lower_ in DEFINITE_DETS for c in tok.children)
 
 
 def _restrictive(clause: Any) -> bool:

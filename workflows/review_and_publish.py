@@ -208,12 +208,19 @@ class RunSteps(LoggedRun):
     async def _decide(self, decisions: list[Decision]) -> list[DecisionResult]:
         """The `decide` update: refused with a message when, once it may act, the batch no
         longer fits the run (the validator checked it on arrival)."""
-        if self._patched(HANDLERS_WAIT_PATCH):
-            await self._clock.handler_arrived()
+        if await self._arrived():
             problem = self._refusal(decisions)
             if problem:
                 raise ApplicationError(problem, type="DecisionRefused", non_retryable=True)
         return await self._apply_decisions(decisions)
+
+    async def _arrived(self) -> bool:
+        """A signal's or update's handler, first: wait for the local activities in flight
+        (workflows/run_clock.py); False for runs recorded before it waited."""
+        if not self._patched(HANDLERS_WAIT_PATCH):
+            return False
+        await self._clock.handler_arrived()
+        return True
 
     async def _apply_decisions(self, decisions: list[Decision]) -> list[DecisionResult]:
         # Record the whole batch before the first await: nothing can slip in between.
@@ -250,8 +257,7 @@ class RunSteps(LoggedRun):
         return self._board.problem(decisions)
 
     async def _signal(self, decision: Decision) -> None:
-        if self._patched(HANDLERS_WAIT_PATCH):
-            await self._clock.handler_arrived()
+        await self._arrived()
         # A signal cannot answer with an error, so a bad one is recorded and ignored.
         problem = self._refusal([decision])
         if problem:
